@@ -1,0 +1,191 @@
+// Package checks is the catalogue of conformance checks: stable ids, RFC 2119
+// levels, one-line rules and where each rule comes from.
+//
+// Every scenario names the checks it exercises (as Gherkin tags such as
+// @PRE-01); reports aggregate verdicts by check. A MUST failure fails
+// certification, a SHOULD failure is a warning, MAY is informational.
+package checks
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Level is an RFC 2119 requirement level.
+type Level string
+
+// The requirement levels.
+const (
+	Must   Level = "MUST"
+	Should Level = "SHOULD"
+	May    Level = "MAY"
+)
+
+// Rank orders levels: MUST 3, SHOULD 2, MAY 1, anything else 0.
+func (l Level) Rank() int {
+	switch l {
+	case Must:
+		return 3
+	case Should:
+		return 2
+	case May:
+		return 1
+	}
+	return 0
+}
+
+// ParseLevel reads a level name in any case ("must", "SHOULD").
+func ParseLevel(s string) (Level, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "MUST":
+		return Must, nil
+	case "SHOULD":
+		return Should, nil
+	case "MAY":
+		return May, nil
+	}
+	return "", fmt.Errorf("unknown level %q (want must, should or may)", s)
+}
+
+// Role is the side of the protocol a check applies to.
+type Role string
+
+// The two roles of a target.
+const (
+	Agent  Role = "agent"
+	Client Role = "client"
+)
+
+// Check is one entry of the catalogue.
+type Check struct {
+	ID     string `json:"id"`
+	Level  Level  `json:"level"`
+	Group  string `json:"group"`
+	Role   Role   `json:"role"`
+	Rule   string `json:"rule"`
+	Source string `json:"source"`
+}
+
+// Groups names the check groups in catalogue order.
+var Groups = []struct{ Prefix, Title string }{
+	{"REQ", "Issuing requests"},
+	{"PRE", "Pre-resolution"},
+	{"DEN", "Denial results"},
+	{"PART", "Partial denial"},
+	{"CHAIN", "Chained continuation"},
+	{"PROV", "Provider-executed approvals"},
+	{"WIRE", "What reaches the model"},
+	{"ERR", "Errors and bad input"},
+	{"SEC", "Trust"},
+}
+
+var all = []Check{
+	{"REQ-01", Must, "REQ", Agent, "A call to a tool whose policy needs approval is not executed in that turn; the turn yields an approval request for it.", "seed 001 §1.1; Vercel needsApproval"},
+	{"REQ-02", Must, "REQ", Agent, "Approval ids are unique within a conversation.", "seed 002 (approval id vs tool call id); seed 001 §1.2"},
+	{"REQ-03", Must, "REQ", Agent, "A pending approval ends the turn with finish reason tool-calls; the model is not called again in that turn, whatever the step limit.", "Vercel shouldStartNextStep; sdk-integration §2.2"},
+	{"REQ-04", Must, "REQ", Agent, "A dynamic policy is evaluated once per call, with that call's input, toolCallId and the messages.", "seed 001 §3.1 NeedsApprovalContext"},
+	{"REQ-05", Should, "REQ", Agent, "A policy that fails to evaluate fails closed (approval requested, or the turn errors); the tool never runs unapproved.", "seed 001 §3.4 isApprovalNeeded"},
+	{"REQ-06", Must, "REQ", Agent, "Every call of a step ends the turn with a result or a pending approval; none is dropped.", "seed 003; provider 400 on dangling calls"},
+	{"REQ-07", Must, "REQ", Agent, "Approval-request events reach the consumer of a stream unchanged and in order.", "seed 004"},
+
+	{"PRE-01", Must, "PRE", Agent, "Approved calls are executed before the model is called, and the prompt contains their results.", "seed 000 Expected Flow"},
+	{"PRE-02", Must, "PRE", Agent, "Denied calls are not executed; the prompt contains a denial result for each.", "seed 000 Phase 4"},
+	{"PRE-03", Must, "PRE", Agent, "A call that already has a result anywhere in the history is not executed again.", "seed 000 excludeResolved, test 3.5"},
+	{"PRE-04", Must, "PRE", Agent, "A response that matches no request never causes execution, and should not reach the model.", "seed 000 test 1.5, 5.2"},
+	{"PRE-05", Must, "PRE", Agent, "Pending approvals with no or an empty toolkit fail with ToolkitRequired; the model is not called and nothing runs.", "seed 000 Phase 1, test 3.3"},
+	{"PRE-06", Must, "PRE", Agent, "An approved call to a tool not in the toolkit fails with ToolNotFound (or gets a denial result); it never runs and never crashes the runtime.", "seed 000 test 3.4"},
+	{"PRE-07", Should, "PRE", Agent, "The concurrency option bounds how many approved calls run at once.", "seed 000 test 5.3"},
+	{"PRE-08", Must, "PRE", Agent, "Stream mode resolves approvals exactly as generate mode does.", "seed 000 Phase 6, tests 4.1-4.2"},
+	{"PRE-09", Must, "PRE", Agent, "Several responses in one message (a batch) are all resolved.", "seed 001 §2.5; seed 000 test 3.6"},
+	{"PRE-10", Must, "PRE", Agent, "Approval requests are found anywhere in the history: approvals persist across turns.", "seed 001 §2.1"},
+	{"PRE-11", Must, "PRE", Agent, "Duplicate or conflicting responses for one call lead to at most one execution and exactly one result.", "Vercel collectToolApprovals (first response counts)"},
+	{"PRE-12", Should, "PRE", Agent, "Approval parts are stripped from the prompt sent to the model (except provider-executed responses); an approved call's approval reason does not reach the model.", "Vercel convert-to-language-model-prompt; Effect stripResolvedApprovals"},
+	{"PRE-13", Should, "PRE", Agent, "A turn that fails validation fails before any tool runs: no side effect whose result is then lost.", "seed 000 Phase 5 (validate all approved tools first)"},
+
+	{"DEN-01", Must, "DEN", Agent, "A denial result is a failure result with output {type: execution-denied, reason?}.", "seed 000 Phase 4; seed 001 §2.2"},
+	{"DEN-02", Should, "DEN", Agent, "The user's denial reason reaches the model; without one, a stable default text does.", "seed 001 §2.2; @ai-sdk/openai \"Tool call execution denied.\""},
+	{"DEN-03", Should, "DEN", Agent, "A denial's representation stays the same in later turns.", "sdk-integration §2.6 (denial type changes between turns)"},
+
+	{"PART-01", Must, "PART", Agent, "When one of several calls of a step is denied, every call of the step has exactly one result before the model is called again.", "seed 003"},
+	{"PART-02", Must, "PART", Agent, "No call runs without approval; approved calls run exactly once, or, under a declared abort-on-denial policy, get the result \"Error: Tool execution was skipped due to previous tool denial.\"", "seed 003"},
+
+	{"CHAIN-01", Must, "CHAIN", Client, "The client sends exactly one continuation request once every tool call of the last assistant message is complete (result, approved or denied), and none before.", "seed 002 areAllToolsComplete"},
+	{"CHAIN-02", Must, "CHAIN", Client, "An approval given while a stream is still active is acted on when the stream ends; it is never swallowed.", "seed 002 continuationSkipped"},
+	{"CHAIN-03", Must, "CHAIN", Client, "n chained approvals (each continuation yields a new request) complete with n+1 requests.", "seed 002 Corrected Timeline"},
+	{"CHAIN-04", Must, "CHAIN", Client, "Tool-call parts move through awaiting-input, input-streaming, input-complete, approval-requested, approval-responded, then a terminal state, never backwards.", "seed 002 State Machine"},
+	{"CHAIN-05", Must, "CHAIN", Client, "A new user message while an approval is pending never leaves a dangling call: the call gets a result, or the send is refused with a clear error.", "vercel/ai #12709"},
+	{"CHAIN-06", Should, "CHAIN", Client, "No tool call or result is duplicated in the history after a continuation.", "TanStack AI #532"},
+
+	{"PROV-01", Must, "PROV", Agent, "A provider-executed call is never executed locally; its approval response is forwarded to the provider with providerExecuted: true.", "seed 001 §2.4"},
+	{"PROV-02", Should, "PROV", Agent, "A provider approval answered without the providerExecuted flag is still forwarded, or refused with a clear error; never silently dropped.", "sdk-integration §2.5 (silently lost without the flag)"},
+
+	{"WIRE-01", Must, "WIRE", Agent, "No prompt has a tool call without a result (dangling), a result without a call (orphan), or two results for one call.", "provider HTTP 400s (anchors §5)"},
+	{"WIRE-02", Must, "WIRE", Agent, "Results follow their calls as the provider requires (OpenAI: tool messages right after the assistant message; Anthropic: tool_result blocks in the next user message).", "provider HTTP 400s (anchors §5)"},
+	{"WIRE-03", Must, "WIRE", Agent, "Within one request, every tool call executes at most once.", "mission: duplicated approvals run a dangerous tool twice"},
+	{"WIRE-04", Should, "WIRE", Agent, "Replaying the same request does not execute a tool again (idempotency).", "mission: replayed approvals run a dangerous tool twice"},
+
+	{"ERR-01", Must, "ERR", Agent, "A malformed approval message (wrong types, missing ids) is rejected with a clear error, and nothing runs.", "sdk-integration §2.3.12"},
+	{"ERR-02", Must, "ERR", Agent, "A tool that fails yields an error result to the model (or a clear turn error, per the declared failure mode), never a dangling call.", "seed 000 test 3.7"},
+
+	{"SEC-01", Should, "SEC", Agent, "Only approval requests the runtime issued itself are honoured; a request and response forged into the history do not lead to execution as approved.", "Vercel experimental_toolApprovalSecret; sdk-integration §2.3.5"},
+	{"SEC-02", Should, "SEC", Agent, "An approved call runs with the input that was shown for approval; a call whose input was changed after the request was issued is not run as approved.", "Vercel tool-approval-signature"},
+}
+
+var byID = func() map[string]Check {
+	m := make(map[string]Check, len(all))
+	for _, c := range all {
+		m[c.ID] = c
+	}
+	return m
+}()
+
+// All returns the catalogue in order.
+func All() []Check { return append([]Check(nil), all...) }
+
+// Lookup returns the check with the given id.
+func Lookup(id string) (Check, bool) {
+	c, ok := byID[id]
+	return c, ok
+}
+
+// IDPattern matches a check id such as PRE-01 or CHAIN-06.
+var IDPattern = regexp.MustCompile(`^(REQ|PRE|DEN|PART|CHAIN|PROV|WIRE|ERR|SEC)-[0-9]{2}$`)
+
+// IDs returns the ids in s (for example the tags of a scenario) that are
+// check ids, in catalogue order, each once. Tags may carry a leading "@".
+func IDs(s []string) []string {
+	seen := map[string]bool{}
+	for _, t := range s {
+		t = strings.TrimPrefix(t, "@")
+		if _, ok := byID[t]; ok {
+			seen[t] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	SortIDs(out)
+	return out
+}
+
+// SortIDs sorts check ids in catalogue order; unknown ids go last, sorted.
+func SortIDs(ids []string) {
+	pos := map[string]int{}
+	for i, c := range all {
+		pos[c.ID] = i
+	}
+	sort.SliceStable(ids, func(i, j int) bool {
+		pi, oki := pos[ids[i]]
+		pj, okj := pos[ids[j]]
+		switch {
+		case oki && okj:
+			return pi < pj
+		case oki != okj:
+			return oki
+		}
+		return ids[i] < ids[j]
+	})
+}

@@ -1,0 +1,417 @@
+package simulator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/wire"
+)
+
+// Verdicts of a journaled call.
+const (
+	VerdictOK                = "ok"
+	VerdictViolation         = "violation"
+	VerdictExpectationFailed = "expectation-failed"
+	VerdictExhausted         = "exhausted"
+	VerdictScriptedError     = "scripted-error"
+	VerdictCanceled          = "canceled"
+)
+
+// Error types the simulator answers with when the script, not the
+// provider, refuses a call.
+const (
+	ErrTypeExhausted   = "simulator_script_exhausted"
+	ErrTypeExpectation = "simulator_expectation_failed"
+)
+
+// Entry is the journal record of one call.
+type Entry struct {
+	// Call is the 1-based number of the call.
+	Call int `json:"call"`
+	// Turn is the 0-based script turn it consumed, or -1.
+	Turn int `json:"turn"`
+	// Mode is generate or stream.
+	Mode string `json:"mode"`
+	// Prompt is the canonical prompt received.
+	Prompt []model.Message `json:"prompt"`
+	// Wire is the provider-shaped request body, when the call came over HTTP.
+	Wire json.RawMessage `json:"wire,omitempty"`
+	// Tools are the names of the tools offered.
+	Tools []string `json:"tools"`
+	// Verdict is ok, violation, expectation-failed, exhausted,
+	// scripted-error or canceled.
+	Verdict string `json:"verdict"`
+	// Reply is the reply given, when the call succeeded.
+	Reply *Reply `json:"reply,omitempty"`
+	// Status and ErrorBody are the HTTP error answered, if any.
+	Status    int    `json:"status"`
+	ErrorBody string `json:"errorBody,omitempty"`
+	// Violations are the provider rules the prompt broke.
+	Violations []wire.Violation `json:"violations,omitempty"`
+	// Failures are the turn's expectations the prompt did not meet.
+	Failures []Problem `json:"failures,omitempty"`
+}
+
+// Problem is something that fails the scenario: a broken provider rule, an
+// unmet expectation, a call past the end of the script, or a turn left
+// unconsumed.
+type Problem struct {
+	// Check is the check id to blame, or "" for a script problem.
+	Check string `json:"check,omitempty"`
+	// Call is the call number the problem arose in, or 0.
+	Call   int    `json:"call,omitempty"`
+	Detail string `json:"detail"`
+}
+
+func (p Problem) String() string {
+	s := p.Detail
+	if p.Call > 0 {
+		s = fmt.Sprintf("model call %d: %s", p.Call, s)
+	}
+	if p.Check != "" {
+		s = p.Check + ": " + s
+	}
+	return s
+}
+
+// Option configures a Model.
+type Option func(*Model)
+
+// WithObserver calls fn with the call number each time a call arrives,
+// before the reply, so a harness can order model calls against other
+// events. fn must not call back into the Model.
+func WithObserver(fn func(call int)) Option { return func(m *Model) { m.observe = fn } }
+
+// WithRequestIDs sets the prefix of the request ids used in provider error
+// envelopes (default "req_sim_").
+func WithRequestIDs(prefix string) Option { return func(m *Model) { m.reqPrefix = prefix } }
+
+// Model is the in-process simulated model. It is safe for concurrent use.
+type Model struct {
+	mu        sync.Mutex
+	profile   wire.Profile
+	turns     []Turn
+	next      int
+	calls     int
+	journal   []Entry
+	problems  []Problem
+	observe   func(int)
+	reqPrefix string
+}
+
+var _ llm.Model = (*Model)(nil)
+
+// New returns a simulated model that plays script. It returns an error if
+// the script is malformed.
+func New(script Script, opts ...Option) (*Model, error) {
+	if err := script.Validate(); err != nil {
+		return nil, fmt.Errorf("simulator script: %w", err)
+	}
+	profile, _ := wire.ParseProfile(string(script.Provider)) // validated above
+	m := &Model{profile: profile, turns: append([]Turn(nil), script.Turns...), reqPrefix: "req_sim_"}
+	for _, o := range opts {
+		o(m)
+	}
+	return m, nil
+}
+
+// Profile returns the provider profile in force.
+func (m *Model) Profile() wire.Profile { return m.profile }
+
+// Append adds turns to the end of the script.
+func (m *Model) Append(turns ...Turn) error {
+	for i, t := range turns {
+		if err := t.Reply.validate(); err != nil {
+			return fmt.Errorf("simulator turn %d: reply.%w", i, err)
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.turns = append(m.turns, turns...)
+	return nil
+}
+
+// Journal returns a copy of the journal.
+func (m *Model) Journal() []Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Entry(nil), m.journal...)
+}
+
+// Calls returns how many calls have arrived.
+func (m *Model) Calls() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.calls
+}
+
+// Remaining returns how many turns are left unconsumed.
+func (m *Model) Remaining() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.turns) - m.next
+}
+
+// Problems returns everything that fails the scenario so far, including
+// turns left unconsumed.
+func (m *Model) Problems() []Problem {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := append([]Problem(nil), m.problems...)
+	if left := len(m.turns) - m.next; left > 0 {
+		out = append(out, Problem{Detail: fmt.Sprintf("%d scripted turn(s) left unconsumed (the model was called %d time(s), the script has %d turn(s))", left, m.calls, len(m.turns))})
+	}
+	return out
+}
+
+// Generate implements llm.Model.
+func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	reply, err := m.Handle(ctx, "generate", req, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := wait(ctx, reply); err != nil {
+		return nil, err
+	}
+	return reply.Response(), nil
+}
+
+// Stream implements llm.Model. The events before the finish are delivered
+// first; a Gate on the reply then holds the end of the stream.
+func (m *Model) Stream(ctx context.Context, req *llm.Request, yield func(llm.StreamEvent) error) error {
+	reply, err := m.Handle(ctx, "stream", req, nil)
+	if err != nil {
+		return err
+	}
+	events := reply.StreamEvents()
+	for _, ev := range events[:len(events)-1] {
+		if err := yield(ev); err != nil {
+			return err
+		}
+	}
+	if err := wait(ctx, reply); err != nil {
+		return err
+	}
+	return yield(events[len(events)-1])
+}
+
+func wait(ctx context.Context, r *Reply) error {
+	if r.Latency > 0 {
+		t := time.NewTimer(r.Latency)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if r.Gate != nil {
+		select {
+		case <-r.Gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// Handle runs one call through the simulator: it journals the call,
+// validates the prompt, checks the turn's expectations, and consumes the
+// turn. It returns the reply to send, or an *llm.APIError. wireBody is the
+// provider-shaped request, if the call came over HTTP.
+func (m *Model) Handle(ctx context.Context, mode string, req *llm.Request, wireBody json.RawMessage) (*Reply, error) {
+	m.mu.Lock()
+	m.calls++
+	call := m.calls
+	entry := Entry{Call: call, Turn: -1, Mode: mode, Prompt: model.Clone(req.Messages), Wire: wireBody, Tools: toolNames(req.Tools)}
+	observe := m.observe
+	m.mu.Unlock()
+	if observe != nil {
+		observe(call)
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	record := func(e Entry) { m.journal = append(m.journal, e) }
+
+	if err := ctx.Err(); err != nil {
+		entry.Verdict = VerdictCanceled
+		record(entry)
+		return nil, err
+	}
+
+	if vs := wire.CheckMessages(m.profile, req.Messages, fmt.Sprintf("%s%d", m.reqPrefix, call)); len(vs) > 0 {
+		first := vs[0]
+		entry.Verdict, entry.Violations, entry.Status, entry.ErrorBody = VerdictViolation, vs, first.Status, first.Body
+		record(entry)
+		for _, v := range vs {
+			m.problems = append(m.problems, Problem{Check: v.Check, Call: call, Detail: v.Error()})
+		}
+		return nil, &llm.APIError{Status: first.Status, Type: first.ErrorType, Message: first.Text, Body: []byte(first.Body), Check: first.Check}
+	}
+
+	if m.next >= len(m.turns) {
+		msg := fmt.Sprintf("simulator: model call %d is past the end of the script (%d turn(s))", call, len(m.turns))
+		entry.Verdict, entry.Status, entry.ErrorBody = VerdictExhausted, 400, m.errorBody(call, msg, ErrTypeExhausted)
+		record(entry)
+		m.problems = append(m.problems, Problem{Call: call, Detail: "the model was called more times than the script has turns"})
+		return nil, &llm.APIError{Status: 400, Type: ErrTypeExhausted, Message: msg, Body: []byte(entry.ErrorBody)}
+	}
+	turnIndex := m.next
+	turn := m.turns[turnIndex]
+	m.next++
+	entry.Turn = turnIndex
+
+	if fails := turn.Expect.check(req); len(fails) > 0 {
+		for i := range fails {
+			fails[i].Call = call
+		}
+		details := make([]string, len(fails))
+		for i, f := range fails {
+			details[i] = f.Detail
+		}
+		msg := "simulator: the prompt did not meet the script: " + strings.Join(details, "; ")
+		entry.Verdict, entry.Failures, entry.Status, entry.ErrorBody = VerdictExpectationFailed, fails, 400, m.errorBody(call, msg, ErrTypeExpectation)
+		record(entry)
+		m.problems = append(m.problems, fails...)
+		return nil, &llm.APIError{Status: 400, Type: ErrTypeExpectation, Message: msg, Body: []byte(entry.ErrorBody), Check: fails[0].Check}
+	}
+
+	reply := turn.Reply
+	if e := reply.Error; e != nil {
+		body := e.Body
+		if body == "" {
+			body = m.errorBody(call, e.Message, e.Type)
+		}
+		entry.Verdict, entry.Status, entry.ErrorBody = VerdictScriptedError, e.Status, body
+		record(entry)
+		return nil, &llm.APIError{Status: e.Status, Type: e.Type, Message: e.Message, Body: []byte(body)}
+	}
+	entry.Verdict, entry.Status, entry.Reply = VerdictOK, 200, &reply
+	record(entry)
+	return &reply, nil
+}
+
+// errorBody builds an error envelope in the profile's shape.
+func (m *Model) errorBody(call int, message, typ string) string {
+	if m.profile == wire.AnthropicMessages {
+		return wire.AnthropicErrorBody(message, typ, fmt.Sprintf("%s%d", m.reqPrefix, call))
+	}
+	return wire.OpenAIErrorBody(message, typ, nil, nil)
+}
+
+func toolNames(defs []llm.ToolDef) []string {
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Name
+	}
+	return names
+}
+
+// FinishReason returns the reply's finish reason, defaulted.
+func (r *Reply) finishReason() string {
+	if r.FinishReason != "" {
+		return r.FinishReason
+	}
+	for _, c := range r.ToolCalls {
+		if !c.ProviderExecuted {
+			return llm.FinishToolCalls
+		}
+	}
+	return llm.FinishStop
+}
+
+// Content returns the reply as assistant content parts.
+func (r *Reply) Content() []model.Part {
+	var parts []model.Part
+	if r.Text != "" {
+		parts = append(parts, model.Text(r.Text))
+	}
+	for _, c := range r.ToolCalls {
+		input := c.Input
+		if len(input) == 0 {
+			input = json.RawMessage("{}")
+		}
+		p := model.ToolCall(c.ID, c.Name, input)
+		p.ProviderExecuted = c.ProviderExecuted
+		parts = append(parts, p)
+		if c.ApprovalID != "" {
+			parts = append(parts, model.ApprovalRequest(c.ApprovalID, c.ID))
+		}
+	}
+	for _, pr := range r.ProviderResults {
+		out := pr.Output
+		if len(out) == 0 {
+			out = json.RawMessage("null")
+		}
+		p := model.ToolResult(pr.ToolCallID, pr.Name, model.JSONOutput(out))
+		p.ProviderExecuted = true
+		parts = append(parts, p)
+	}
+	return parts
+}
+
+// Response returns the reply as an llm.Response.
+func (r *Reply) Response() *llm.Response {
+	return &llm.Response{Content: r.Content(), FinishReason: r.finishReason(), Usage: r.Usage}
+}
+
+// StreamEvents returns the reply as stream events; the last is the finish.
+func (r *Reply) StreamEvents() []llm.StreamEvent {
+	var evs []llm.StreamEvent
+	for _, p := range r.Content() {
+		switch p.Type {
+		case model.PartText:
+			for _, piece := range chunks(p.Text, r.ChunkSize) {
+				evs = append(evs, llm.StreamEvent{Type: llm.StreamTextDelta, Text: piece})
+			}
+		case model.PartToolCall:
+			evs = append(evs, llm.StreamEvent{Type: llm.StreamToolInputStart, ToolCallID: p.ToolCallID, ToolName: p.ToolName})
+			for _, piece := range chunks(string(p.Input), r.ChunkSize) {
+				evs = append(evs, llm.StreamEvent{Type: llm.StreamToolInputDelta, ToolCallID: p.ToolCallID, Delta: piece})
+			}
+			q := p
+			evs = append(evs, llm.StreamEvent{Type: llm.StreamPart, Part: &q})
+		default:
+			q := p
+			evs = append(evs, llm.StreamEvent{Type: llm.StreamPart, Part: &q})
+		}
+	}
+	return append(evs, llm.StreamEvent{Type: llm.StreamFinish, FinishReason: r.finishReason(), Usage: r.Usage})
+}
+
+// chunks splits s into pieces of at most n bytes without splitting a UTF-8
+// sequence; n <= 0 gives s whole.
+func chunks(s string, n int) []string {
+	if n <= 0 || len(s) <= n {
+		return []string{s}
+	}
+	var out []string
+	for len(s) > 0 {
+		end := n
+		if end >= len(s) {
+			end = len(s)
+		} else {
+			for end > 0 && !utf8Start(s[end]) {
+				end--
+			}
+			if end == 0 {
+				end = n
+				for end < len(s) && !utf8Start(s[end]) {
+					end++
+				}
+			}
+		}
+		out = append(out, s[:end])
+		s = s[end:]
+	}
+	return out
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

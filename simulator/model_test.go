@@ -1,0 +1,332 @@
+package simulator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/wire"
+)
+
+func call(id, name string) ToolCall {
+	return ToolCall{ID: id, Name: name, Input: json.RawMessage(`{"path":"/a"}`)}
+}
+
+func prompt(msgs ...model.Message) *llm.Request { return &llm.Request{Messages: msgs} }
+
+func assistantCalls(ids ...string) model.Message {
+	m := model.Message{Role: model.RoleAssistant}
+	for _, id := range ids {
+		m.Content = append(m.Content, model.ToolCall(id, "deleteFile", json.RawMessage(`{}`)))
+	}
+	return m
+}
+
+func toolResult(id string, out *model.ToolOutput) model.Message {
+	return model.Message{Role: model.RoleTool, Content: []model.Part{model.ToolResult(id, "deleteFile", out)}}
+}
+
+func mustNew(t *testing.T, s Script, opts ...Option) *Model {
+	t.Helper()
+	m, err := New(s, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestRepliesInOrderAndExactlyOnce(t *testing.T) {
+	ctx := context.Background()
+	m := mustNew(t, Script{Turns: []Turn{
+		{Reply: Reply{ToolCalls: []ToolCall{call("call_1", "deleteFile")}}},
+		{Reply: Reply{Text: "done"}},
+	}})
+	r1, err := m.Generate(ctx, prompt(model.UserText("delete /a")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.FinishReason != llm.FinishToolCalls || len(r1.Content) != 1 || r1.Content[0].ToolCallID != "call_1" {
+		t.Fatalf("first reply %+v", r1)
+	}
+	if got := m.Remaining(); got != 1 {
+		t.Errorf("remaining after one call = %d, want 1", got)
+	}
+	if p := m.Problems(); len(p) != 1 || !strings.Contains(p[0].Detail, "1 scripted turn(s) left unconsumed") {
+		t.Errorf("unconsumed turn not reported: %v", p)
+	}
+	r2, err := m.Generate(ctx, prompt(model.UserText("delete /a"), assistantCalls("call_1"), toolResult("call_1", model.TextOutput("ok"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.FinishReason != llm.FinishStop || r2.Content[0].Text != "done" {
+		t.Fatalf("second reply %+v", r2)
+	}
+	if p := m.Problems(); len(p) != 0 {
+		t.Errorf("problems after a complete script: %v", p)
+	}
+	_, err = m.Generate(ctx, prompt(model.UserText("more")))
+	var apiErr *llm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Type != ErrTypeExhausted || apiErr.Status != 400 {
+		t.Fatalf("call past the end: got %v", err)
+	}
+	if p := m.Problems(); len(p) != 1 || p[0].Call != 3 {
+		t.Errorf("extra call not reported: %v", p)
+	}
+	j := m.Journal()
+	if len(j) != 3 || j[0].Verdict != VerdictOK || j[2].Verdict != VerdictExhausted || j[1].Turn != 1 || j[2].Turn != -1 {
+		t.Errorf("journal %+v", j)
+	}
+}
+
+func TestDanglingCallIsRejectedWithProviderBody(t *testing.T) {
+	cases := []struct {
+		profile wire.Profile
+		body    string
+	}{
+		{wire.OpenAIChat, `{"error":{"message":"An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_1","type":"invalid_request_error","param":"messages","code":null}}`},
+		{wire.OpenAIResponses, `{"error":{"message":"No tool output found for function call call_1.","type":"invalid_request_error","param":"input","code":null}}`},
+		{wire.AnthropicMessages, "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: call_1. Each `tool_use` block must have a corresponding `tool_result` block in the next message.\"},\"request_id\":\"req_sim_1\"}"},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.profile), func(t *testing.T) {
+			m := mustNew(t, Script{Provider: tc.profile, Turns: []Turn{{Reply: Reply{Text: "never"}}}})
+			_, err := m.Generate(context.Background(), prompt(model.UserText("x"), assistantCalls("call_1")))
+			var apiErr *llm.APIError
+			if !errors.As(err, &apiErr) {
+				t.Fatalf("got %v, want an API error", err)
+			}
+			if apiErr.Status != 400 || string(apiErr.Body) != tc.body || apiErr.Check != "WIRE-01" {
+				t.Errorf("got %d %s (check %s)\nwant 400 %s", apiErr.Status, apiErr.Body, apiErr.Check, tc.body)
+			}
+			if m.Remaining() != 1 {
+				t.Error("a rejected call consumed a turn")
+			}
+			j := m.Journal()
+			if len(j) != 1 || j[0].Verdict != VerdictViolation || j[0].ErrorBody != tc.body || len(j[0].Violations) != 1 {
+				t.Errorf("journal %+v", j)
+			}
+			var wireProblem bool
+			for _, p := range m.Problems() {
+				if p.Check == "WIRE-01" && p.Call == 1 {
+					wireProblem = true
+				}
+			}
+			if !wireProblem {
+				t.Errorf("problems do not name WIRE-01: %v", m.Problems())
+			}
+		})
+	}
+}
+
+func TestOrphanAndMisplacedResults(t *testing.T) {
+	m := mustNew(t, Script{Turns: []Turn{{Reply: Reply{Text: "x"}}}})
+	_, err := m.Generate(context.Background(), prompt(model.UserText("x"), toolResult("ghost", model.TextOutput("?"))))
+	var apiErr *llm.APIError
+	if !errors.As(err, &apiErr) || !strings.Contains(string(apiErr.Body), "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'") {
+		t.Fatalf("orphan: got %v", err)
+	}
+	m = mustNew(t, Script{Turns: []Turn{{Reply: Reply{Text: "x"}}}})
+	_, err = m.Generate(context.Background(), prompt(model.UserText("x"), assistantCalls("c1"), model.UserText("hurry"), toolResult("c1", model.TextOutput("ok"))))
+	if !errors.As(err, &apiErr) || apiErr.Check != "WIRE-02" {
+		t.Fatalf("misplaced: got %v", err)
+	}
+}
+
+func TestExpectations(t *testing.T) {
+	denied := "too risky"
+	two := 2
+	m := mustNew(t, Script{Turns: []Turn{{
+		Expect: &Expect{
+			Results:         []ResultExpect{{ToolCallID: "c1", Type: "execution-denied", Reason: &denied}},
+			NoApprovalParts: true,
+			Messages:        &two,
+			Contains:        []string{"too risky"},
+			NotContains:     []string{"secret"},
+			Check:           "PRE-02",
+		},
+		Reply: Reply{Text: "ok"},
+	}}})
+	req := prompt(
+		model.UserText("x"),
+		assistantCalls("c1"),
+		model.Message{Role: model.RoleTool, Content: []model.Part{model.ApprovalResponse("a1", true, "secret")}},
+		toolResult("c1", model.JSONOutput(json.RawMessage(`{"deleted":true}`))),
+	)
+	_, err := m.Generate(context.Background(), req)
+	var apiErr *llm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Type != ErrTypeExpectation || apiErr.Check != "PRE-02" {
+		t.Fatalf("got %v", err)
+	}
+	problems := m.Problems()
+	var details []string
+	for _, p := range problems {
+		if p.Check != "PRE-02" {
+			t.Errorf("problem blames %q, want PRE-02", p.Check)
+		}
+		details = append(details, p.Detail)
+	}
+	all := strings.Join(details, "\n")
+	for _, want := range []string{
+		"expected the result for c1 to be of type execution-denied, got json",
+		"expected no approval parts, found tool-approval-response a1 at messages[2].content[0]",
+		"expected 2 messages in the prompt, got 4",
+		`expected the prompt to contain "too risky"`,
+		`expected the prompt not to contain "secret"`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing failure %q in:\n%s", want, all)
+		}
+	}
+}
+
+func TestExpectationsMet(t *testing.T) {
+	m := mustNew(t, Script{Turns: []Turn{{
+		Expect: &Expect{
+			Results:           []ResultExpect{{ToolCallID: "c1", Type: "json", Value: json.RawMessage(`{"deleted": true}`)}},
+			ProviderApprovals: []ProviderApprovalExpect{{ApprovalID: "mcpr_1", Approved: true}},
+			LastRole:          "tool",
+			Tools:             []string{"b", "a"},
+		},
+		Reply: Reply{Text: "ok"},
+	}}})
+	req := prompt(model.UserText("x"), assistantCalls("c1"),
+		model.Message{Role: model.RoleTool, Content: []model.Part{
+			model.ToolResult("c1", "deleteFile", model.JSONOutput(json.RawMessage(`{"deleted":true}`))),
+			{Type: model.PartToolApprovalResponse, ApprovalID: "mcpr_1", Approved: true, ProviderExecuted: true},
+		}})
+	req.Tools = []llm.ToolDef{{Name: "a"}, {Name: "b"}}
+	if _, err := m.Generate(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if p := m.Problems(); len(p) != 0 {
+		t.Errorf("problems: %v", p)
+	}
+}
+
+func TestStreamEventsAndGate(t *testing.T) {
+	gate := make(chan struct{})
+	m := mustNew(t, Script{Turns: []Turn{{Reply: Reply{
+		Text:      "héllo wörld",
+		ChunkSize: 3,
+		ToolCalls: []ToolCall{call("c1", "deleteFile"), {ID: "mcp_1", Name: "mcp.search", ProviderExecuted: true, ApprovalID: "mcpr_1"}},
+		Gate:      gate,
+	}}}})
+	got := make(chan llm.StreamEvent, 64)
+	done := make(chan error, 1)
+	go func() {
+		done <- m.Stream(context.Background(), prompt(model.UserText("x")), func(ev llm.StreamEvent) error {
+			got <- ev
+			return nil
+		})
+	}()
+	var text strings.Builder
+	var sawCall, sawApproval bool
+	for ev := range got {
+		if ev.Type == llm.StreamFinish {
+			t.Fatal("finish arrived before the gate opened")
+		}
+		switch {
+		case ev.Type == llm.StreamTextDelta:
+			text.WriteString(ev.Text)
+			if len(ev.Text) > 3 && ev.Text != "ö" {
+				// a chunk may exceed the size only to keep a rune whole
+				t.Errorf("chunk %q longer than 3 bytes", ev.Text)
+			}
+		case ev.Type == llm.StreamPart && ev.Part.Type == model.PartToolCall && ev.Part.ToolCallID == "c1":
+			sawCall = true
+		case ev.Type == llm.StreamPart && ev.Part.Type == model.PartToolApprovalRequest:
+			sawApproval = ev.Part.ApprovalID == "mcpr_1" && ev.Part.ToolCallID == "mcp_1"
+		}
+		if sawApproval {
+			break
+		}
+	}
+	if text.String() != "héllo wörld" || !sawCall || !sawApproval {
+		t.Fatalf("text %q call %v approval %v", text.String(), sawCall, sawApproval)
+	}
+	close(gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	last := <-got
+	if last.Type != llm.StreamFinish || last.FinishReason != llm.FinishToolCalls {
+		t.Errorf("last event %+v", last)
+	}
+}
+
+func TestCollectAssemblesStream(t *testing.T) {
+	m := mustNew(t, Script{Turns: []Turn{{Reply: Reply{Text: "abcdef", ChunkSize: 2, ToolCalls: []ToolCall{call("c1", "t")}}}}})
+	resp, err := llm.Collect(context.Background(), m, prompt(model.UserText("x")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Content) != 2 || resp.Content[0].Text != "abcdef" || resp.Content[1].ToolCallID != "c1" || resp.FinishReason != llm.FinishToolCalls {
+		t.Errorf("collected %+v", resp)
+	}
+}
+
+func TestScriptedErrorAndObserver(t *testing.T) {
+	var mu sync.Mutex
+	var seen []int
+	m := mustNew(t, Script{Turns: []Turn{{Reply: Reply{Error: &ErrorReply{Status: 429, Type: "rate_limit_error", Message: "slow down"}}}}},
+		WithObserver(func(c int) { mu.Lock(); seen = append(seen, c); mu.Unlock() }))
+	_, err := m.Generate(context.Background(), prompt(model.UserText("x")))
+	var apiErr *llm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != 429 || !strings.Contains(string(apiErr.Body), `"rate_limit_error"`) {
+		t.Fatalf("got %v", err)
+	}
+	if len(seen) != 1 || seen[0] != 1 {
+		t.Errorf("observer saw %v", seen)
+	}
+	if p := m.Problems(); len(p) != 0 {
+		t.Errorf("a scripted error is not a problem, got %v", p)
+	}
+}
+
+func TestCanceledCall(t *testing.T) {
+	gate := make(chan struct{})
+	m := mustNew(t, Script{Turns: []Turn{{Reply: Reply{Text: "x", Gate: gate}}}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Generate(ctx, prompt(model.UserText("x"))); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestScriptValidation(t *testing.T) {
+	bad := []Script{
+		{Provider: "gemini"},
+		{Turns: []Turn{{Reply: Reply{ToolCalls: []ToolCall{{Name: "t"}}}}}},
+		{Turns: []Turn{{Reply: Reply{ToolCalls: []ToolCall{{ID: "a", Name: "t"}, {ID: "a", Name: "t"}}}}}},
+		{Turns: []Turn{{Reply: Reply{ToolCalls: []ToolCall{{ID: "a", Name: "t", Input: json.RawMessage(`{`)}}}}}},
+		{Turns: []Turn{{Reply: Reply{Error: &ErrorReply{Status: 200}}}}},
+		{Turns: []Turn{{Reply: Reply{ToolCalls: []ToolCall{{ID: "a", Name: "t", ApprovalID: "x"}}}}}},
+	}
+	for i, s := range bad {
+		if _, err := New(s); err == nil {
+			t.Errorf("script %d accepted", i)
+		}
+	}
+}
+
+func TestChunksKeepRunesWhole(t *testing.T) {
+	for _, s := range []string{"", "abc", "日本語テキスト", "a😀b😀c"} {
+		for n := 0; n < 6; n++ {
+			if got := strings.Join(chunks(s, n), ""); got != s {
+				t.Errorf("chunks(%q, %d) joined = %q", s, n, got)
+			}
+			for _, c := range chunks(s, n) {
+				if !utf8ValidString(c) {
+					t.Errorf("chunks(%q, %d) split a rune: %q", s, n, c)
+				}
+			}
+		}
+	}
+}
+
+func utf8ValidString(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }

@@ -1,0 +1,273 @@
+package wire
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// The providers' exact texts (research/anchors.md §5). OpenAI Chat's orphan
+// text is the 2025+ wording; ids are joined with ", ".
+const (
+	openAIDanglingText  = "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s"
+	openAIOrphanText    = "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
+	responsesMissing    = "No tool output found for function call %s."
+	responsesOrphan     = "No tool call found for function call output with call_id %s."
+	anthropicDangling   = "messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+	anthropicUnexpected = "messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
+	invalidRequest      = "invalid_request_error"
+)
+
+type openAIError struct {
+	Error openAIErrorBody `json:"error"`
+}
+
+type openAIErrorBody struct {
+	Message string  `json:"message"`
+	Type    string  `json:"type"`
+	Param   *string `json:"param"`
+	Code    *string `json:"code"`
+}
+
+// OpenAIErrorBody returns the OpenAI error envelope. A nil param or code is
+// encoded as null.
+func OpenAIErrorBody(message, typ string, param, code *string) string {
+	b, _ := json.Marshal(openAIError{openAIErrorBody{Message: message, Type: typ, Param: param, Code: code}}) // plain strings always marshal
+	return string(b)
+}
+
+type anthropicError struct {
+	Type      string             `json:"type"`
+	Error     anthropicErrorBody `json:"error"`
+	RequestID string             `json:"request_id,omitempty"`
+}
+
+type anthropicErrorBody struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// AnthropicErrorBody returns the Anthropic error envelope.
+func AnthropicErrorBody(message, typ, requestID string) string {
+	b, _ := json.Marshal(anthropicError{Type: "error", Error: anthropicErrorBody{Type: typ, Message: message}, RequestID: requestID}) // plain strings always marshal
+	return string(b)
+}
+
+func strp(s string) *string { return &s }
+
+// checkOpenAIChat applies Chat Completions' rules: an assistant message with
+// tool_calls must be followed, immediately, by one tool message per call;
+// a tool message must answer a call of that preceding assistant message.
+func checkOpenAIChat(v View) []Violation {
+	p := pair(v)
+	var out []Violation
+	answered := map[string]bool{}
+	stray := func(at int, r Result) {
+		kind := p.strayKind(r.ID, at, answered[r.ID])
+		out = append(out, Violation{
+			Check: kind.Check(), Kind: kind, Message: r.Canonical, ProviderIndex: at,
+			IDs: []string{r.ID}, Status: 400, ErrorType: invalidRequest, Text: openAIOrphanText,
+			Body:     OpenAIErrorBody(openAIOrphanText, invalidRequest, nil, strp(invalidRequest)),
+			Inferred: kind == Duplicate,
+		})
+	}
+	for i := 0; i < len(v.Entries); {
+		e := v.Entries[i]
+		if e.Role == "tool" {
+			for _, r := range e.Results {
+				stray(i, r)
+				answered[r.ID] = true
+			}
+			i++
+			continue
+		}
+		if e.Role != "assistant" || len(e.Calls) == 0 {
+			i++
+			continue
+		}
+		open := map[string]bool{}
+		for _, c := range e.Calls {
+			open[c] = true
+		}
+		j := i + 1
+		for ; j < len(v.Entries) && v.Entries[j].Role == "tool"; j++ {
+			for _, r := range v.Entries[j].Results {
+				if open[r.ID] && !answered[r.ID] {
+					answered[r.ID] = true
+					continue
+				}
+				stray(j, r)
+				answered[r.ID] = true
+			}
+		}
+		var missing []string
+		for _, c := range e.Calls {
+			if !answered[c] {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) > 0 {
+			param := "messages"
+			if j < len(v.Entries) {
+				param = fmt.Sprintf("messages.[%d].role", j)
+			}
+			text := fmt.Sprintf(openAIDanglingText, strings.Join(missing, ", "))
+			body := OpenAIErrorBody(text, invalidRequest, strp(param), nil)
+			for _, group := range groupByKind(missing, func(id string) Kind { return p.unansweredKind(id, i) }) {
+				out = append(out, Violation{
+					Check: group.kind.Check(), Kind: group.kind, Message: e.Canonical, ProviderIndex: i,
+					IDs: group.ids, Status: 400, ErrorType: invalidRequest, Text: text, Body: body,
+				})
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// checkResponses applies the Responses API's rules: every function_call in
+// the input has a function_call_output after it, and every output answers a
+// function_call before it.
+func checkResponses(v View) []Violation {
+	p := pair(v)
+	var out []Violation
+	called := map[string]int{}
+	answered := map[string]bool{}
+	for i, e := range v.Entries {
+		for _, c := range e.Calls {
+			if _, ok := called[c]; !ok {
+				called[c] = i
+			}
+		}
+		for _, r := range e.Results {
+			_, ok := called[r.ID]
+			if ok && !answered[r.ID] {
+				answered[r.ID] = true
+				continue
+			}
+			kind := p.strayKind(r.ID, i, answered[r.ID])
+			text := fmt.Sprintf(responsesOrphan, r.ID)
+			out = append(out, Violation{
+				Check: kind.Check(), Kind: kind, Message: r.Canonical, ProviderIndex: i,
+				IDs: []string{r.ID}, Status: 400, ErrorType: invalidRequest, Text: text,
+				Body:     OpenAIErrorBody(text, invalidRequest, strp("input"), nil),
+				Inferred: kind == Duplicate,
+			})
+			answered[r.ID] = true
+		}
+	}
+	for i, e := range v.Entries {
+		for _, c := range e.Calls {
+			if answered[c] || called[c] != i {
+				continue
+			}
+			text := fmt.Sprintf(responsesMissing, c)
+			out = append(out, Violation{
+				Check: "WIRE-01", Kind: Dangling, Message: e.Canonical, ProviderIndex: i,
+				IDs: []string{c}, Status: 400, ErrorType: invalidRequest, Text: text,
+				Body: OpenAIErrorBody(text, invalidRequest, strp("input"), nil),
+			})
+		}
+	}
+	return out
+}
+
+// checkAnthropic applies the Messages API's rules: the message after an
+// assistant message with tool_use blocks is a user message holding a
+// tool_result for each, and every tool_result answers a tool_use of the
+// message right before it.
+func checkAnthropic(v View, requestID string) []Violation {
+	p := pair(v)
+	var out []Violation
+	answered := map[string]bool{}
+	for i, e := range v.Entries {
+		if e.Role != "user" || len(e.Results) == 0 {
+			continue
+		}
+		prev := map[string]bool{}
+		if i > 0 && v.Entries[i-1].Role == "assistant" {
+			for _, c := range v.Entries[i-1].Calls {
+				prev[c] = true
+			}
+		}
+		for _, r := range e.Results {
+			if prev[r.ID] && !answered[r.ID] {
+				answered[r.ID] = true
+				continue
+			}
+			kind := p.strayKind(r.ID, i, answered[r.ID])
+			text := fmt.Sprintf(anthropicUnexpected, i, r.Block, r.ID)
+			out = append(out, Violation{
+				Check: kind.Check(), Kind: kind, Message: r.Canonical, ProviderIndex: i,
+				IDs: []string{r.ID}, Status: 400, ErrorType: invalidRequest, Text: text,
+				Body: AnthropicErrorBody(text, invalidRequest, requestID), Inferred: kind == Duplicate,
+			})
+			answered[r.ID] = true
+		}
+	}
+	var dangling []Violation
+	for i, e := range v.Entries {
+		if e.Role != "assistant" || len(e.Calls) == 0 {
+			continue
+		}
+		next := map[string]bool{}
+		if i+1 < len(v.Entries) && v.Entries[i+1].Role == "user" {
+			for _, r := range v.Entries[i+1].Results {
+				next[r.ID] = true
+			}
+		}
+		var missing []string
+		for _, c := range e.Calls {
+			if !next[c] {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		text := fmt.Sprintf(anthropicDangling, i, strings.Join(missing, ", "))
+		body := AnthropicErrorBody(text, invalidRequest, requestID)
+		for _, group := range groupByKind(missing, func(id string) Kind { return p.unansweredKind(id, i) }) {
+			dangling = append(dangling, Violation{
+				Check: group.kind.Check(), Kind: group.kind, Message: e.Canonical, ProviderIndex: i,
+				IDs: group.ids, Status: 400, ErrorType: invalidRequest, Text: text, Body: body,
+			})
+		}
+	}
+	return mergeByIndex(dangling, out)
+}
+
+type kindGroup struct {
+	kind Kind
+	ids  []string
+}
+
+// groupByKind splits ids by kind, keeping order, dangling before misplaced.
+func groupByKind(ids []string, kindOf func(string) Kind) []kindGroup {
+	var groups []kindGroup
+	for _, k := range []Kind{Dangling, Misplaced} {
+		var g []string
+		for _, id := range ids {
+			if kindOf(id) == k {
+				g = append(g, id)
+			}
+		}
+		if len(g) > 0 {
+			groups = append(groups, kindGroup{k, g})
+		}
+	}
+	return groups
+}
+
+// mergeByIndex merges two lists, each in provider order, into one.
+func mergeByIndex(a, b []Violation) []Violation {
+	out := make([]Violation, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].ProviderIndex <= b[0].ProviderIndex {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}

@@ -1,0 +1,186 @@
+// Package wire checks what reaches a model against the rules of real
+// providers: every tool call answered by exactly one result, in the position
+// the provider requires (checks WIRE-01 and WIRE-02).
+//
+// A conversation is first laid out as the provider would see it (a View:
+// OpenAI Chat messages, OpenAI Responses input items, or Anthropic messages),
+// then checked with the provider's rules. Each Violation carries the
+// message index (canonical and provider), the ids involved, and the exact
+// HTTP 400 body the provider answers with (research/anchors.md §5).
+package wire
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Profile names a provider whose rules are in force.
+type Profile string
+
+// The provider profiles.
+const (
+	OpenAIChat        Profile = "openai-chat"
+	OpenAIResponses   Profile = "openai-responses"
+	AnthropicMessages Profile = "anthropic-messages"
+)
+
+// Profiles lists every profile.
+var Profiles = []Profile{OpenAIChat, OpenAIResponses, AnthropicMessages}
+
+// ParseProfile reads a profile name; "" means the default, openai-chat.
+func ParseProfile(s string) (Profile, error) {
+	switch Profile(s) {
+	case "":
+		return OpenAIChat, nil
+	case OpenAIChat, OpenAIResponses, AnthropicMessages:
+		return Profile(s), nil
+	}
+	return "", fmt.Errorf("unknown provider profile %q (want openai-chat, openai-responses or anthropic-messages)", s)
+}
+
+// Kind classifies a violation.
+type Kind string
+
+// The violation kinds.
+const (
+	// Dangling: a tool call with no result anywhere after it (WIRE-01).
+	Dangling Kind = "dangling"
+	// Orphan: a result with no call anywhere before it (WIRE-01).
+	Orphan Kind = "orphan"
+	// Duplicate: a second result for one call (WIRE-01).
+	Duplicate Kind = "duplicate"
+	// Misplaced: a call whose result exists but not where the provider
+	// requires it, or a result whose call is not where the provider looks for
+	// it (WIRE-02).
+	Misplaced Kind = "misplaced"
+)
+
+// Check returns the conformance check a kind of violation breaks.
+func (k Kind) Check() string {
+	if k == Misplaced {
+		return "WIRE-02"
+	}
+	return "WIRE-01"
+}
+
+// Violation is one rule broken by a prompt.
+type Violation struct {
+	Check string `json:"check"`
+	Kind  Kind   `json:"kind"`
+	// Message is the index of the offending message in the canonical
+	// conversation, or -1 when the prompt has no canonical form.
+	Message int `json:"message"`
+	// ProviderIndex is the index of the offending message or item in the
+	// provider's own array (messages or input).
+	ProviderIndex int `json:"providerIndex"`
+	// IDs are the tool call ids involved.
+	IDs []string `json:"ids"`
+	// Status is the HTTP status the provider answers with.
+	Status int `json:"status"`
+	// ErrorType is the provider's error type.
+	ErrorType string `json:"errorType"`
+	// Text is the provider's exact error message.
+	Text string `json:"text"`
+	// Body is the provider's exact HTTP body.
+	Body string `json:"body"`
+	// Inferred marks a violation for which no provider string is on record;
+	// the text is then the closest one the provider is known to send.
+	Inferred bool `json:"inferred,omitempty"`
+}
+
+func (v Violation) Error() string {
+	where := fmt.Sprintf("provider index %d", v.ProviderIndex)
+	if v.Message >= 0 {
+		where = fmt.Sprintf("message %d (%s)", v.Message, where)
+	}
+	return fmt.Sprintf("%s %s tool call %s at %s: HTTP %d %s", v.Check, v.Kind, strings.Join(v.IDs, ", "), where, v.Status, v.Text)
+}
+
+// Entry is one message (or input item) of a View.
+type Entry struct {
+	// Role is the provider's role or item kind: "system", "user",
+	// "assistant", "tool" (OpenAI Chat), "function_call",
+	// "function_call_output", "message", "mcp_approval_response" (Responses).
+	Role string
+	// Calls are the ids of the tool calls the entry makes.
+	Calls []string
+	// Results are the ids answered by the entry's results, in order, each
+	// with the index of its block in the entry's content.
+	Results []Result
+	// Canonical is the index of the canonical message the entry comes from,
+	// or -1.
+	Canonical int
+}
+
+// Result is one tool result inside an Entry.
+type Result struct {
+	ID    string
+	Block int
+	// Canonical is the index of the canonical message holding the result,
+	// or -1.
+	Canonical int
+}
+
+// View is a conversation laid out as one provider sees it.
+type View struct {
+	Profile Profile
+	Entries []Entry
+}
+
+// Check applies the profile's rules to the view and returns every violation,
+// in the order the provider would find them; the first is the one it answers.
+// requestID is used in the Anthropic envelope.
+func Check(v View, requestID string) []Violation {
+	switch v.Profile {
+	case OpenAIResponses:
+		return checkResponses(v)
+	case AnthropicMessages:
+		return checkAnthropic(v, requestID)
+	default:
+		return checkOpenAIChat(v)
+	}
+}
+
+// pairing records, for the whole view, where each call and result is, so a
+// failed adjacency can be classified as dangling/orphan (nothing anywhere)
+// or misplaced (present, but elsewhere).
+type pairing struct {
+	callAt   map[string]int   // first entry making the call
+	resultAt map[string][]int // entries answering the call
+}
+
+func pair(v View) pairing {
+	p := pairing{callAt: map[string]int{}, resultAt: map[string][]int{}}
+	for i, e := range v.Entries {
+		for _, c := range e.Calls {
+			if _, ok := p.callAt[c]; !ok {
+				p.callAt[c] = i
+			}
+		}
+		for _, r := range e.Results {
+			p.resultAt[r.ID] = append(p.resultAt[r.ID], i)
+		}
+	}
+	return p
+}
+
+// unanswered classifies calls left without an adjacent result.
+func (p pairing) unansweredKind(id string, after int) Kind {
+	for _, at := range p.resultAt[id] {
+		if at > after {
+			return Misplaced
+		}
+	}
+	return Dangling
+}
+
+// strayKind classifies a result that answers no adjacent call.
+func (p pairing) strayKind(id string, at int, alreadyAnswered bool) Kind {
+	if alreadyAnswered {
+		return Duplicate
+	}
+	if c, ok := p.callAt[id]; ok && c < at {
+		return Misplaced
+	}
+	return Orphan
+}
