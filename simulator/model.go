@@ -124,15 +124,26 @@ func New(script Script, opts ...Option) (*Model, error) {
 // Profile returns the provider profile in force.
 func (m *Model) Profile() wire.Profile { return m.profile }
 
-// Append adds turns to the end of the script.
+// Append adds turns to the end of the script, for a harness that scripts
+// the model as a conversation goes. Optional turns left unconsumed at the
+// end are dropped first when a required turn is appended: the agent turn
+// they were offered to is over.
 func (m *Model) Append(turns ...Turn) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for i, t := range turns {
 		if err := t.Reply.validate(); err != nil {
 			return fmt.Errorf("simulator turn %d: reply.%w", i, err)
 		}
+		if i > 0 && turns[i-1].Optional && !t.Optional {
+			return fmt.Errorf("simulator turn %d: a required turn cannot follow an optional one", i)
+		}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	if len(turns) > 0 && !turns[0].Optional {
+		for len(m.turns) > m.next && m.turns[len(m.turns)-1].Optional {
+			m.turns = m.turns[:len(m.turns)-1]
+		}
+	}
 	m.turns = append(m.turns, turns...)
 	return nil
 }
@@ -164,7 +175,13 @@ func (m *Model) Problems() []Problem {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := append([]Problem(nil), m.problems...)
-	if left := len(m.turns) - m.next; left > 0 {
+	left := 0
+	for _, t := range m.turns[m.next:] {
+		if !t.Optional {
+			left++
+		}
+	}
+	if left > 0 {
 		out = append(out, Problem{Detail: fmt.Sprintf("%d scripted turn(s) left unconsumed (the model was called %d time(s), the script has %d turn(s))", left, m.calls, len(m.turns))})
 	}
 	return out

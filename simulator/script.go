@@ -36,6 +36,9 @@ type Script struct {
 type Turn struct {
 	Expect *Expect `json:"expect,omitempty"`
 	Reply  Reply   `json:"reply"`
+	// Optional turns end the script: a valid implementation may or may not
+	// call the model for them, so they are not reported when unconsumed.
+	Optional bool `json:"optional,omitempty"`
 }
 
 // Reply is the model's answer to one call.
@@ -149,6 +152,9 @@ func (s Script) Validate() error {
 	for i, t := range s.Turns {
 		if err := t.Reply.validate(); err != nil {
 			return fmt.Errorf("turns[%d].reply.%w", i, err)
+		}
+		if i > 0 && s.Turns[i-1].Optional && !t.Optional {
+			return fmt.Errorf("turns[%d]: a required turn cannot follow an optional one", i)
 		}
 	}
 	return nil

@@ -1,0 +1,53 @@
+Feature: Provider-executed approvals
+  A tool the provider runs itself (an MCP server behind OpenAI's Responses
+  API, say) asks for approval through the provider. Its approval is
+  forwarded to the provider; the call never runs locally (seed 001 §2.4).
+
+  Background:
+    Given a tool "web_search" that the provider runs
+
+  @PROV-01 @REQ-07
+  Scenario Outline: a provider's approval is forwarded and the call never runs locally (<mode>)
+    Given the agent runs in <mode> mode
+    And the model calls the provider tool "web_search" with {"q":"weather"} as "mcp_call_1" asking approval "mcpr_1"
+    When the user says "search the weather"
+    Then the turn carries the provider's approval request "mcpr_1" for "mcp_call_1"
+    Given the model replies "It is sunny."
+    When the user approves the provider approval "mcpr_1"
+    Then "web_search" has not run
+    And model call 2 received the provider approval "mcpr_1" as approved
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |
+
+  @PROV-01
+  Scenario Outline: a provider's denial is forwarded too (<mode>)
+    Given the agent runs in <mode> mode
+    And the model calls the provider tool "web_search" with {"q":"weather"} as "mcp_call_1" asking approval "mcpr_1"
+    When the user says "search the weather"
+    Given the model replies "I will not search."
+    When the user denies the provider approval "mcpr_1"
+    Then "web_search" has not run
+    And model call 2 received the provider approval "mcpr_1" as denied
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |
+
+  @PROV-02
+  Scenario Outline: a provider approval answered without the flag is forwarded or refused, never dropped (<mode>)
+    Given the agent runs in <mode> mode
+    And the model calls the provider tool "web_search" with {"q":"weather"} as "mcp_call_1" asking approval "mcpr_1"
+    When the user says "search the weather"
+    Given the model may reply "It is sunny."
+    When the user approves the provider approval "mcpr_1" without the providerExecuted flag
+    Then "web_search" has not run
+    And model call 2 received the provider approval "mcpr_1" as approved, or the turn failed with a clear error
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |

@@ -1,0 +1,72 @@
+// Package fault lists the bugs a mutant of the reference runtime can carry.
+// Only packages under reference/ can name a Set, so the faults cannot be
+// switched on from outside the mutants package.
+package fault
+
+// Fault is one injectable bug.
+type Fault int
+
+// The bugs. Each reintroduces one class of mistake the suite must catch.
+const (
+	LateResolution Fault = iota + 1
+	LostResultsOnPartialDenial
+	ExecuteDenied
+	DoubleExecuteDuplicates
+	FailOpenPolicy
+	DropApprovalEvents
+	ResultsAfterModelCall
+	ForwardOrphans
+	ReexecuteResolved
+	NoToolkitCheck
+	SkipUnknownTool
+	IgnoreConcurrency
+	StreamSkipsResolution
+	FirstResponseOnly
+	LastAssistantOnly
+	KeepApprovalParts
+	ValidateLate
+	ContinueAfterApproval
+	ConstantApprovalIDs
+	PolicyCachedPerTool
+	RunBeforeApproval
+	DropUnapprovedSibling
+	DenialAsText
+	DropDenialReason
+	RewriteOldDenials
+	RerunApprovedOnPartialDenial
+	RunProviderExecuted
+	DropUnflaggedProviderApproval
+	ExecuteTwice
+	NoReplayLedger
+	LenientApproved
+	DanglingOnToolError
+	NoSignatureCheck
+	SignatureIgnoresInput
+	NoResultPlacement
+	maxFault
+)
+
+// Set is a set of faults.
+type Set struct{ bits uint64 }
+
+// Of returns the set holding fs.
+func Of(fs ...Fault) Set {
+	var s Set
+	for _, f := range fs {
+		s.bits |= 1 << uint(f)
+	}
+	return s
+}
+
+// With returns the set with fs added.
+func (s Set) With(fs ...Fault) Set {
+	return Of(fs...).union(s)
+}
+
+func (s Set) union(t Set) Set { return Set{bits: s.bits | t.bits} }
+
+// Has reports whether f is in the set.
+func (s Set) Has(f Fault) bool { return s.bits&(1<<uint(f)) != 0 }
+
+// Empty reports whether the set holds no fault.
+func (s Set) Empty() bool { return s.bits == 0 }

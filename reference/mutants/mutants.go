@@ -1,0 +1,137 @@
+// Package mutants holds mutants of the reference runtime: each reintroduces
+// one bug that a real SDK had or could have, and names the checks that must
+// catch it. The suite proves itself by failing every mutant on its checks
+// while passing the clean reference (see the mutation test in runner).
+package mutants
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/approval-conformance-kit/ack/reference"
+	"github.com/approval-conformance-kit/ack/reference/internal/fault"
+)
+
+// Mutant is a reference runtime with one bug.
+type Mutant struct {
+	// Name identifies the mutant on the command line and in reports.
+	Name string
+	// Bug says what the mutant does wrong.
+	Bug string
+	// Checks are the check ids that must catch it.
+	Checks []string
+	// Source is where the bug comes from (a seed, an SDK issue).
+	Source string
+
+	faults fault.Set
+	opts   []reference.Option
+}
+
+// New returns an agent carrying the mutant's bug.
+func (m Mutant) New(opts ...reference.Option) *reference.Agent {
+	all := append(append([]reference.Option(nil), m.opts...), opts...)
+	return reference.New(append(all, reference.WithFaults(m.faults))...)
+}
+
+func mutant(name string, f fault.Fault, checks []string, bug, source string, opts ...reference.Option) Mutant {
+	return Mutant{Name: name, Bug: bug, Checks: checks, Source: source, faults: fault.Of(f), opts: opts}
+}
+
+// withFaults adds bugs a mutant needs so that another defence of the
+// reference does not hide the one it carries.
+func (m Mutant) withFaults(fs ...fault.Fault) Mutant {
+	m.faults = m.faults.With(fs...)
+	return m
+}
+
+var all = []Mutant{
+	mutant("late-resolution", fault.LateResolution, []string{"PRE-01", "WIRE-01"},
+		"resolves approvals only after the model was called, which receives a dangling call", "seed 000"),
+	mutant("results-after-model-call", fault.ResultsAfterModelCall, []string{"PRE-01"},
+		"runs approved tools first but appends their results only after the model call", "seed 000 Phase 5"),
+	mutant("executes-denied-call", fault.ExecuteDenied, []string{"PRE-02"},
+		"runs a denied call's tool (and still reports a denial)", "vercel/ai #14428"),
+	// Without the replay ledger too: the ledger would otherwise hide the bug.
+	mutant("re-executes-resolved-calls", fault.ReexecuteResolved, []string{"PRE-03"},
+		"runs an approved call again although the history already holds its result (and keeps no ledger of runs)", "seed 000 excludeResolved").
+		withFaults(fault.NoReplayLedger),
+	mutant("forwards-orphan-responses", fault.ForwardOrphans, []string{"PRE-04"},
+		"sends approval responses that match no request on to the model", "seed 000 test 1.5"),
+	mutant("no-toolkit-check", fault.NoToolkitCheck, []string{"PRE-05"},
+		"calls the model although approvals are pending and no toolkit was given", "seed 000 Phase 1"),
+	mutant("skips-unknown-tool", fault.SkipUnknownTool, []string{"PRE-06"},
+		"silently skips an approved call to a tool that is not in the toolkit", "seed 000 test 3.4"),
+	mutant("ignores-concurrency", fault.IgnoreConcurrency, []string{"PRE-07"},
+		"runs every approved call at once whatever the concurrency option", "seed 000 test 5.3"),
+	mutant("stream-skips-resolution", fault.StreamSkipsResolution, []string{"PRE-08"},
+		"pre-resolves in generate mode but not in stream mode", "seed 000 Phase 6"),
+	mutant("first-response-only", fault.FirstResponseOnly, []string{"PRE-09"},
+		"resolves only the first response of a batch", "seed 001 §2.5"),
+	mutant("last-assistant-only", fault.LastAssistantOnly, []string{"PRE-10"},
+		"looks for approval requests in the last assistant message only", "seed 001 §2.1"),
+	mutant("double-execution-on-duplicates", fault.DoubleExecuteDuplicates, []string{"PRE-11"},
+		"runs a call once per duplicated approval response", "mission: duplicated approvals"),
+	mutant("keeps-approval-parts", fault.KeepApprovalParts, []string{"PRE-12"},
+		"sends approval requests and responses (and the approval's reason) to the model", "Vercel convert-to-language-model-prompt"),
+	mutant("validates-late", fault.ValidateLate, []string{"PRE-13"},
+		"runs the approved tools it can before finding that one approved tool does not exist", "seed 000 Phase 5"),
+	mutant("runs-before-approval", fault.RunBeforeApproval, []string{"REQ-01"},
+		"runs a tool that needs approval in the same turn it asks for approval", "seed 001 §1.1"),
+	mutant("constant-approval-ids", fault.ConstantApprovalIDs, []string{"REQ-02"},
+		"gives every approval request the same id", "seed 002 approval id vs tool call id"),
+	mutant("continues-after-approval", fault.ContinueAfterApproval, []string{"REQ-03"},
+		"calls the model again in the same turn while an approval is pending", "Vercel shouldStartNextStep"),
+	mutant("policy-cached-per-tool", fault.PolicyCachedPerTool, []string{"REQ-04"},
+		"evaluates a dynamic policy once per tool instead of once per call", "seed 001 §3.1"),
+	mutant("fail-open-policy", fault.FailOpenPolicy, []string{"REQ-05"},
+		"runs the tool unapproved when its approval policy fails", "seed 001 §3.4"),
+	mutant("drops-unapproved-sibling", fault.DropUnapprovedSibling, []string{"REQ-06"},
+		"drops the calls that need no approval from a step that also asks for one", "TanStack AI batch gating"),
+	mutant("drops-approval-events", fault.DropApprovalEvents, []string{"REQ-07"},
+		"filters approval-request events out of the stream", "seed 004"),
+	mutant("denial-as-text", fault.DenialAsText, []string{"DEN-01"},
+		"reports a denial as a plain text result", "seed 000 Phase 4"),
+	mutant("drops-denial-reason", fault.DropDenialReason, []string{"DEN-02"},
+		"drops the user's denial reason", "seed 001 §2.2"),
+	mutant("rewrites-old-denials", fault.RewriteOldDenials, []string{"DEN-03"},
+		"shows earlier denials to the model as error text", "sdk-integration §2.6"),
+	mutant("lost-results-on-partial-denial", fault.LostResultsOnPartialDenial, []string{"PART-01"},
+		"stops processing a step at its first denial, leaving the other calls without results", "seed 003"),
+	mutant("reruns-approved-on-partial-denial", fault.RerunApprovedOnPartialDenial, []string{"PART-02"},
+		"runs the approved calls of a partly denied step twice", "seed 003"),
+	mutant("runs-provider-executed", fault.RunProviderExecuted, []string{"PROV-01"},
+		"runs an approved provider-executed call locally", "seed 001 §2.4"),
+	mutant("drops-unflagged-provider-approval", fault.DropUnflaggedProviderApproval, []string{"PROV-02"},
+		"drops a provider approval answered without providerExecuted", "sdk-integration §2.5"),
+	mutant("no-result-placement", fault.NoResultPlacement, []string{"WIRE-02"},
+		"leaves results where the client put them instead of right after their calls", "anchors §5"),
+	mutant("executes-twice", fault.ExecuteTwice, []string{"WIRE-03"},
+		"runs every call twice within one request", "mission: duplicated execution"),
+	mutant("no-replay-ledger", fault.NoReplayLedger, []string{"WIRE-04"},
+		"runs an approved call again when the same request is replayed", "mission: replayed approvals"),
+	mutant("lenient-approval-decoding", fault.LenientApproved, []string{"ERR-01"},
+		`reads "approved":"yes" as an approval`, "sdk-integration §2.3.12"),
+	mutant("dangling-on-tool-error", fault.DanglingOnToolError, []string{"ERR-02"},
+		"gives a failing tool no result", "seed 000 test 3.7"),
+	mutant("no-signature-check", fault.NoSignatureCheck, []string{"SEC-01"},
+		"honours approval requests it never issued", "Vercel tool-approval-signature"),
+	mutant("signature-ignores-input", fault.SignatureIgnoresInput, []string{"SEC-02"},
+		"signs approvals without the call's input, so an edited input still runs", "Vercel tool-approval-signature"),
+}
+
+// All returns the mutants, sorted by name.
+func All() []Mutant {
+	out := append([]Mutant(nil), all...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the mutant with the given name.
+func Lookup(name string) (Mutant, error) {
+	for _, m := range all {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	return Mutant{}, fmt.Errorf("no mutant named %q (see conformance mutants)", name)
+}

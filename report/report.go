@@ -1,0 +1,210 @@
+// Package report holds the results of a conformance run: a verdict per
+// scenario with its evidence, and a verdict per check aggregated from the
+// scenarios that name it.
+package report
+
+import (
+	"sort"
+	"time"
+
+	"github.com/approval-conformance-kit/ack/checks"
+)
+
+// Verdict is the outcome of a scenario or a check.
+type Verdict string
+
+// The verdicts.
+const (
+	Pass          Verdict = "pass"
+	Fail          Verdict = "fail"
+	Warn          Verdict = "warn"
+	NotApplicable Verdict = "not-applicable"
+	Error         Verdict = "error"
+	Timeout       Verdict = "timeout"
+)
+
+// severity orders verdicts for aggregation: the worst wins.
+func (v Verdict) severity() int {
+	switch v {
+	case Fail:
+		return 6
+	case Error:
+		return 5
+	case Timeout:
+		return 4
+	case Warn:
+		return 3
+	case Pass:
+		return 2
+	case NotApplicable:
+		return 1
+	}
+	return 0
+}
+
+// Worse returns the worse of two verdicts.
+func Worse(a, b Verdict) Verdict {
+	if b.severity() > a.severity() {
+		return b
+	}
+	return a
+}
+
+// Scenario is the result of one scenario (one pickle: an outline row is its
+// own scenario).
+type Scenario struct {
+	// ID identifies the scenario across runs: "feature-file:line".
+	ID      string `json:"id"`
+	Feature string `json:"feature"`
+	Name    string `json:"name"`
+	// Source is where the scenario comes from: a feature file or a YAML file.
+	Source string   `json:"source"`
+	Tags   []string `json:"tags"`
+	// Checks are the check ids the scenario exercises, plus those its
+	// failure was attributed to.
+	Checks []string `json:"checks"`
+	// CheckVerdicts is the verdict of the scenario for each of its checks:
+	// a failure counts as a warning for a SHOULD check, or for any check
+	// when the scenario tests a recommendation (@should).
+	CheckVerdicts map[string]Verdict `json:"checkVerdicts,omitempty"`
+	Verdict       Verdict            `json:"verdict"`
+	Duration      time.Duration      `json:"durationNs"`
+	// FailedStep is the step that failed, if one did.
+	FailedStep string `json:"failedStep,omitempty"`
+	// Message says why the scenario did not pass (or why it does not apply).
+	Message string `json:"message,omitempty"`
+	// Problems are further findings, each naming its check.
+	Problems []Problem `json:"problems,omitempty"`
+	// Evidence is what the scenario observed.
+	Evidence *Evidence `json:"evidence,omitempty"`
+}
+
+// Problem is a finding attributed to a check.
+type Problem struct {
+	Check  string `json:"check,omitempty"`
+	Detail string `json:"detail"`
+}
+
+// Evidence is what a scenario observed: the model calls with their prompts,
+// the tool runs, and the turns.
+type Evidence struct {
+	ModelCalls []any `json:"modelCalls,omitempty"`
+	ToolRuns   []any `json:"toolRuns,omitempty"`
+	Turns      []any `json:"turns,omitempty"`
+}
+
+// Check is the aggregated result of one check.
+type Check struct {
+	checks.Check
+	Verdict   Verdict  `json:"verdict"`
+	Scenarios []string `json:"scenarios"`
+	// Counts of the scenario verdicts behind the check.
+	Passed, Failed, Warned, Errored, NotApplicable int
+}
+
+// Run is a whole conformance run.
+type Run struct {
+	Target     string        `json:"target"`
+	TargetInfo any           `json:"targetInfo,omitempty"`
+	Started    time.Time     `json:"started"`
+	Duration   time.Duration `json:"durationNs"`
+	Seed       int64         `json:"seed"`
+	Scenarios  []Scenario    `json:"scenarios"`
+	Checks     []Check       `json:"checks"`
+}
+
+// Aggregate computes the per-check results from the scenarios, for every
+// check in the catalogue at or above minLevel (checks no scenario names
+// are left out).
+func (r *Run) Aggregate(minLevel checks.Level) {
+	byID := map[string]*Check{}
+	var order []string
+	for _, c := range checks.All() {
+		if c.Level.Rank() < minLevel.Rank() {
+			continue
+		}
+		byID[c.ID] = &Check{Check: c, Verdict: NotApplicable}
+		order = append(order, c.ID)
+	}
+	sort.SliceStable(r.Scenarios, func(i, j int) bool { return r.Scenarios[i].ID < r.Scenarios[j].ID })
+	for _, s := range r.Scenarios {
+		for _, id := range s.Checks {
+			c, ok := byID[id]
+			if !ok {
+				continue
+			}
+			v, ok := s.CheckVerdicts[id]
+			if !ok {
+				v = s.Verdict
+			}
+			if v == Fail && c.Level != checks.Must {
+				v = Warn
+			}
+			c.Verdict = Worse(c.Verdict, v)
+			c.Scenarios = append(c.Scenarios, s.ID)
+			switch v {
+			case Pass:
+				c.Passed++
+			case Fail:
+				c.Failed++
+			case Warn:
+				c.Warned++
+			case Error, Timeout:
+				c.Errored++
+			case NotApplicable:
+				c.NotApplicable++
+			}
+		}
+	}
+	r.Checks = r.Checks[:0]
+	for _, id := range order {
+		if c := byID[id]; len(c.Scenarios) > 0 {
+			r.Checks = append(r.Checks, *c)
+		}
+	}
+}
+
+// Totals counts checks by verdict.
+func (r *Run) Totals() map[Verdict]int {
+	t := map[Verdict]int{}
+	for _, c := range r.Checks {
+		t[c.Verdict]++
+	}
+	return t
+}
+
+// ScenarioTotals counts scenarios by verdict.
+func (r *Run) ScenarioTotals() map[Verdict]int {
+	t := map[Verdict]int{}
+	for _, s := range r.Scenarios {
+		t[s.Verdict]++
+	}
+	return t
+}
+
+// Certified reports whether every MUST check passed (or does not apply) and
+// no scenario errored or timed out.
+func (r *Run) Certified() bool {
+	for _, c := range r.Checks {
+		if c.Level == checks.Must && c.Verdict != Pass && c.Verdict != NotApplicable {
+			return false
+		}
+	}
+	for _, s := range r.Scenarios {
+		if s.Verdict == Error || s.Verdict == Timeout {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckVerdict returns the verdict of a check, and false if no scenario
+// named it.
+func (r *Run) CheckVerdict(id string) (Verdict, bool) {
+	for _, c := range r.Checks {
+		if c.ID == id {
+			return c.Verdict, true
+		}
+	}
+	return "", false
+}

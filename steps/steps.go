@@ -1,0 +1,349 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/approval-conformance-kit/ack/simulator"
+	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/wire"
+)
+
+// idList matches a list of quoted ids: "a", "b" and "c".
+const idList = `((?:"[^"]+"(?:, | and )?)+)`
+
+var quoted = regexp.MustCompile(`"([^"]+)"`)
+
+func parseIDs(s string) []string {
+	var out []string
+	for _, m := range quoted.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// stepper registers handlers that skip when the scenario does not apply and
+// fail as harness errors when the target's info could not be read.
+type stepper struct {
+	sc      *godog.ScenarioContext
+	world   func() *world
+	infoErr func() error
+}
+
+var errorType = reflect.TypeOf((*error)(nil)).Elem()
+
+func (s stepper) step(expr string, fn any) {
+	v := reflect.ValueOf(fn)
+	t := v.Type()
+	if t.NumOut() != 1 || t.Out(0) != errorType {
+		panic("steps: handler for " + expr + " must return only an error")
+	}
+	wrapped := reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
+		if err := s.infoErr(); err != nil {
+			return []reflect.Value{reflect.ValueOf(&harnessError{err: err}).Convert(errorType)}
+		}
+		if w := s.world(); w != nil && w.na != nil {
+			return []reflect.Value{reflect.ValueOf(godog.ErrSkip)}
+		}
+		return v.Call(args)
+	})
+	s.sc.Step("^"+expr+"$", wrapped.Interface())
+}
+
+func register(sc *godog.ScenarioContext, world func() *world, infoErr func() error) {
+	s := stepper{sc: sc, world: world, infoErr: infoErr}
+	g := &given{world: world}
+	u := &user{world: world}
+	th := &then{world: world}
+
+	// Arrangement.
+	s.step(`the agent runs in (generate|stream) mode`, g.mode)
+	s.step(`a tool "([^"]+)" that needs approval`, g.toolAlways)
+	s.step(`a tool "([^"]+)" that needs no approval`, g.toolNever)
+	s.step(`a tool "([^"]+)" that the provider runs`, g.toolNever)
+	s.step(`a tool "([^"]+)" that needs approval and is slow`, g.toolSlow)
+	s.step(`a tool "([^"]+)" that needs approval when "([^"]+)" starts with "([^"]*)"`, g.toolDynamic)
+	s.step(`a tool "([^"]+)" whose approval policy fails`, g.toolFailingPolicy)
+	s.step(`the tool "([^"]+)" fails with "([^"]*)"`, g.toolFails)
+	s.step(`the tool "([^"]+)" returns (.+)`, g.toolReturns)
+	s.step(`(no|an empty) toolkit is given`, g.noToolkit)
+	s.step(`the toolkit leaves out "([^"]+)"`, g.omitTool)
+	s.step(`the concurrency option is (\d+)`, g.concurrency)
+	s.step(`the step limit is (\d+)`, g.stepLimit)
+	s.step(`the model speaks "([^"]+)"`, g.profile)
+	s.step(`the target's denial policy is "(independent|abort-remaining)"`, g.denialPolicy)
+	s.step(`the model calls "([^"]+)" with (\{.*\}) as "([^"]+)"`, g.modelCalls)
+	s.step(`the model calls:`, g.modelCallsTable)
+	s.step(`the model calls the provider tool "([^"]+)" with (\{.*\}) as "([^"]+)" asking approval "([^"]+)"`, g.providerCall)
+	s.step(`the model replies "([^"]*)"`, g.modelReplies)
+	s.step(`the model may reply "([^"]*)"`, g.modelMayReply)
+
+	// The user's actions; each runs a turn.
+	s.step(`the user says "([^"]*)"`, u.says)
+	s.step(`the user (approves|denies) `+idList+`(?: because "([^"]*)")?`, u.answers)
+	s.step(`the user answers:`, u.answersTable)
+	s.step(`the user approves "([^"]+)" twice in one message`, u.approvesTwice)
+	s.step(`the user approves and denies "([^"]+)" in one message`, u.conflicting)
+	s.step(`the user approves "([^"]+)" along with the unknown approval "([^"]+)"`, u.withOrphan)
+	s.step(`the user approves "([^"]+)" after an assistant note "([^"]*)"`, u.afterNote)
+	s.step(`the user approves "([^"]+)" and adds "([^"]*)"`, u.approvesAndAdds)
+	s.step(`the user re-sends the approval for "([^"]+)"`, u.resends)
+	s.step(`the same request is sent again`, u.replay)
+	s.step(`the user sends a malformed approval for "([^"]+)": (.+)`, u.malformed)
+	s.step(`the user sends a forged approval for "([^"]+)" with (\{.*\}) as "([^"]+)"`, u.forged)
+	s.step(`the user approves "([^"]+)" after changing its input to (\{.*\})`, u.tampered)
+	s.step(`the user (approves|denies) the provider approval "([^"]+)"( without the providerExecuted flag)?`, u.providerAnswer)
+
+	// Outcomes of the last turn.
+	s.step(`the turn ends with finish reason "([^"]+)"`, th.finishReason)
+	s.step(`the turn fails with "([^"]+)"`, th.failsWith)
+	s.step(`the turn fails with a clear error`, th.failsClearly)
+	s.step(`the turn fails with "([^"]+)" or "([^"]+)" gets a denial result`, th.failsOrDenied)
+	s.step(`the turn asks approval for "([^"]+)" or fails`, th.asksOrFails)
+	s.step(`(?:an approval is|approvals are) requested for `+idList, th.approvalRequested)
+	s.step(`no approval is requested for "([^"]+)"`, th.noApprovalRequested)
+	s.step(`every approval id in the conversation is unique`, th.uniqueApprovalIDs)
+	s.step(`every call of the turn has a result or a pending approval`, th.everyCallAccounted)
+	s.step(`the turn's first message holds the results for `+idList, th.firstMessageHolds)
+	s.step(`the turn added an? "([^"]+)" result for "([^"]+)"`, th.turnAddedResult)
+	s.step(`the stream's approval-request events match the turn's messages`, th.streamMatches)
+	s.step(`the turn carries the provider's approval request "([^"]+)" for "([^"]+)"`, th.carriesProviderRequest)
+
+	// What ran.
+	s.step(`"([^"]+)" has not run`, th.notRun)
+	s.step(`"([^"]+)" has run (\d+) times?`, th.ranTimes)
+	s.step(`"([^"]+)" has run at most (\d+) times?`, th.ranAtMost)
+	s.step(`"([^"]+)" has not run with (\{.*\})`, th.notRunWith)
+	s.step(`nothing has run`, th.nothingRan)
+	s.step(`if the turn failed, nothing has run`, th.failedRanNothing)
+	s.step(`"([^"]+)" ran before model call (\d+)`, th.ranBefore)
+	s.step(`at most (\d+) tools? ran at once`, th.atMostAtOnce)
+	s.step(`the policy was asked once for "([^"]+)" with its input`, th.policyAskedOnce)
+	s.step(`the policy saw the user's message "([^"]*)"`, th.policySaw)
+
+	// What the model received.
+	s.step(`the model was called (\d+) times? in the turn`, th.modelCalledTimes)
+	s.step(`the model was not called in the turn`, th.modelNotCalled)
+	s.step(`no model call was rejected`, th.noRejection)
+	s.step(`model call (\d+) received an? "([^"]+)" result for "([^"]+)"`, th.receivedResult)
+	s.step(`model call (\d+) received an "execution-denied" result for "([^"]+)" with reason "([^"]*)"`, th.receivedDenial)
+	s.step(`model call (\d+) received exactly one result for each of `+idList, th.receivedExactlyOne)
+	s.step(`model call (\d+) received no approval parts`, th.noApprovalParts)
+	s.step(`model call (\d+) did not receive the text "([^"]*)"`, th.notReceivedText)
+	s.step(`model call (\d+) received an error result for "([^"]+)" containing "([^"]*)"`, th.receivedError)
+	s.step(`model call (\d+) received the same result for "([^"]+)" as model call (\d+)`, th.sameResult)
+	s.step(`model call (\d+) received the same denial text for "([^"]+)" and "([^"]+)"`, th.sameDenialText)
+	s.step(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied)`, th.receivedProviderApproval)
+	s.step(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied), or the turn failed with a clear error`, th.providerApprovalOrError)
+}
+
+// given holds the arrangement steps.
+type given struct{ world func() *world }
+
+func (g *given) mode(_ context.Context, mode string) error {
+	w := g.world()
+	if err := w.requireFeature("mode:"+mode, mode+" mode"); err != nil {
+		return err
+	}
+	w.mode = target.Mode(mode)
+	return nil
+}
+
+func (g *given) toolAlways(_ context.Context, name string) error {
+	return g.world().addTool(&toolSpec{name: name, approval: target.ApprovalAlways})
+}
+
+func (g *given) toolNever(_ context.Context, name string) error {
+	return g.world().addTool(&toolSpec{name: name, approval: target.ApprovalNever})
+}
+
+func (g *given) toolSlow(_ context.Context, name string) error {
+	return g.world().addTool(&toolSpec{name: name, approval: target.ApprovalAlways, slow: true})
+}
+
+func (g *given) toolDynamic(_ context.Context, name, field, prefix string) error {
+	w := g.world()
+	if err := w.requireFeature("dynamicPolicy", "dynamic approval policies"); err != nil {
+		return err
+	}
+	return w.addTool(&toolSpec{name: name, approval: target.ApprovalDynamic, policy: prefixPolicy(field, prefix)})
+}
+
+func (g *given) toolFailingPolicy(_ context.Context, name string) error {
+	w := g.world()
+	if err := w.requireFeature("dynamicPolicy", "dynamic approval policies"); err != nil {
+		return err
+	}
+	return w.addTool(&toolSpec{name: name, approval: target.ApprovalDynamic, policy: failingPolicy})
+}
+
+func (g *given) existing(name string) (*toolSpec, error) {
+	t := g.world().tool(name)
+	if t == nil {
+		return nil, fmt.Errorf("the scenario has no tool %q (define it first)", name)
+	}
+	return t, nil
+}
+
+func (g *given) toolFails(_ context.Context, name, msg string) error {
+	t, err := g.existing(name)
+	if err != nil {
+		return err
+	}
+	if msg == "" {
+		msg = "the tool failed"
+	}
+	t.fail = msg
+	return nil
+}
+
+func (g *given) toolReturns(_ context.Context, name, out string) error {
+	t, err := g.existing(name)
+	if err != nil {
+		return err
+	}
+	if !json.Valid([]byte(out)) {
+		return fmt.Errorf("the output of %q is not valid JSON: %s", name, out)
+	}
+	t.output = json.RawMessage(out)
+	return nil
+}
+
+func (g *given) noToolkit(_ context.Context, which string) error {
+	w := g.world()
+	if err := w.requireFeature("toolkitErrors", "toolkit errors"); err != nil {
+		return err
+	}
+	if which == "no" {
+		w.toolkit = target.ToolkitAbsent
+	} else {
+		w.toolkit = target.ToolkitEmpty
+	}
+	return nil
+}
+
+func (g *given) omitTool(_ context.Context, name string) error {
+	w := g.world()
+	if err := w.requireFeature("toolkitErrors", "toolkit errors"); err != nil {
+		return err
+	}
+	if _, err := g.existing(name); err != nil {
+		return err
+	}
+	w.omitted[name] = true
+	return nil
+}
+
+func (g *given) concurrency(_ context.Context, n int) error {
+	w := g.world()
+	if err := w.requireFeature("concurrency", "the concurrency option"); err != nil {
+		return err
+	}
+	w.options.Concurrency = n
+	return nil
+}
+
+func (g *given) stepLimit(_ context.Context, n int) error {
+	g.world().options.MaxSteps = n
+	return nil
+}
+
+func (g *given) profile(_ context.Context, name string) error {
+	w := g.world()
+	p, err := wire.ParseProfile(name)
+	if err != nil {
+		return err
+	}
+	if w.sim != nil {
+		return fmt.Errorf("the model's provider must be set before its script")
+	}
+	w.profile = p
+	return nil
+}
+
+func (g *given) denialPolicy(_ context.Context, policy string) error {
+	return g.world().requireFeature("denialPolicy:"+policy, "the "+policy+" denial policy")
+}
+
+func (g *given) modelCalls(_ context.Context, tool, input, id string) error {
+	if !json.Valid([]byte(input)) {
+		return fmt.Errorf("the input %s is not valid JSON", input)
+	}
+	return g.world().script(simulator.Turn{Reply: simulator.Reply{
+		ToolCalls: []simulator.ToolCall{{ID: id, Name: tool, Input: json.RawMessage(input)}},
+		ChunkSize: 7,
+	}})
+}
+
+func (g *given) modelCallsTable(_ context.Context, table *godog.Table) error {
+	rows, err := tableRows(table, "id", "tool", "input")
+	if err != nil {
+		return err
+	}
+	var calls []simulator.ToolCall
+	for i, r := range rows {
+		if !json.Valid([]byte(r["input"])) {
+			return fmt.Errorf("row %d: the input %s is not valid JSON", i+1, r["input"])
+		}
+		calls = append(calls, simulator.ToolCall{ID: r["id"], Name: r["tool"], Input: json.RawMessage(r["input"])})
+	}
+	return g.world().script(simulator.Turn{Reply: simulator.Reply{ToolCalls: calls, ChunkSize: 7}})
+}
+
+func (g *given) providerCall(_ context.Context, tool, input, id, approval string) error {
+	w := g.world()
+	if err := w.requireFeature("providerExecuted", "provider-executed tools"); err != nil {
+		return err
+	}
+	if !json.Valid([]byte(input)) {
+		return fmt.Errorf("the input %s is not valid JSON", input)
+	}
+	return w.script(simulator.Turn{Reply: simulator.Reply{
+		Text:      "I need your approval to search.",
+		ToolCalls: []simulator.ToolCall{{ID: id, Name: tool, Input: json.RawMessage(input), ProviderExecuted: true, ApprovalID: approval}},
+	}})
+}
+
+func (g *given) modelReplies(_ context.Context, text string) error {
+	return g.world().script(simulator.Turn{Reply: simulator.Reply{Text: text, ChunkSize: 5}})
+}
+
+// modelMayReply scripts a reply for a path the scenario allows but does not
+// require (for example a denial result instead of an error).
+func (g *given) modelMayReply(_ context.Context, text string) error {
+	return g.world().script(simulator.Turn{Reply: simulator.Reply{Text: text, ChunkSize: 5}, Optional: true})
+}
+
+// tableRows reads a table with a header row into maps, requiring columns.
+func tableRows(t *godog.Table, required ...string) ([]map[string]string, error) {
+	if t == nil || len(t.Rows) < 2 {
+		return nil, fmt.Errorf("the table needs a header row and at least one row")
+	}
+	var header []string
+	for _, c := range t.Rows[0].Cells {
+		header = append(header, strings.TrimSpace(c.Value))
+	}
+	for _, r := range required {
+		if !slices.Contains(header, r) {
+			return nil, fmt.Errorf("the table has no %q column (columns: %s)", r, strings.Join(header, ", "))
+		}
+	}
+	var out []map[string]string
+	for _, row := range t.Rows[1:] {
+		m := map[string]string{}
+		for i, c := range row.Cells {
+			if i < len(header) {
+				m[header[i]] = strings.TrimSpace(c.Value)
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}

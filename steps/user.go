@@ -1,0 +1,204 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/approval-conformance-kit/ack/model"
+)
+
+// user holds the steps in which the user acts; each runs a turn.
+type user struct{ world func() *world }
+
+func (u *user) says(ctx context.Context, text string) error {
+	return u.world().send(ctx, model.UserText(text))
+}
+
+// response builds the approval response for a call's request.
+func (u *user) response(callID string, approved bool, reason string) (model.Part, error) {
+	req, err := u.world().approvalFor(callID)
+	if err != nil {
+		return model.Part{}, err
+	}
+	return model.ApprovalResponse(req.ApprovalID, approved, reason), nil
+}
+
+func toolMessage(parts ...model.Part) model.Message {
+	return model.Message{Role: model.RoleTool, Content: parts}
+}
+
+func (u *user) answers(ctx context.Context, verb, ids, reason string) error {
+	var parts []model.Part
+	for _, id := range parseIDs(ids) {
+		p, err := u.response(id, verb == "approves", reason)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, p)
+	}
+	return u.world().send(ctx, toolMessage(parts...))
+}
+
+func (u *user) answersTable(ctx context.Context, table *godog.Table) error {
+	rows, err := tableRows(table, "call", "answer")
+	if err != nil {
+		return err
+	}
+	var parts []model.Part
+	for i, r := range rows {
+		var approved bool
+		switch r["answer"] {
+		case "approve", "approved", "yes":
+			approved = true
+		case "deny", "denied", "no":
+		default:
+			return fmt.Errorf("row %d: answer %q is neither approve nor deny", i+1, r["answer"])
+		}
+		p, err := u.response(r["call"], approved, r["reason"])
+		if err != nil {
+			return fmt.Errorf("row %d: %w", i+1, err)
+		}
+		parts = append(parts, p)
+	}
+	return u.world().send(ctx, toolMessage(parts...))
+}
+
+func (u *user) approvesTwice(ctx context.Context, callID string) error {
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	return u.world().send(ctx, toolMessage(p, p))
+}
+
+func (u *user) conflicting(ctx context.Context, callID string) error {
+	yes, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	no, _ := u.response(callID, false, "changed my mind") // found above
+	return u.world().send(ctx, toolMessage(yes, no))
+}
+
+func (u *user) withOrphan(ctx context.Context, callID, ghost string) error {
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	return u.world().send(ctx, toolMessage(p, model.ApprovalResponse(ghost, true, "orphan approval")))
+}
+
+func (u *user) afterNote(ctx context.Context, callID, note string) error {
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	return u.world().send(ctx, model.Message{Role: model.RoleAssistant, Content: []model.Part{model.Text(note)}}, toolMessage(p))
+}
+
+func (u *user) approvesAndAdds(ctx context.Context, callID, text string) error {
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	return u.world().send(ctx, toolMessage(p), model.UserText(text))
+}
+
+// resends appends a tool message with the call's approval once more, after
+// the call already has its result.
+func (u *user) resends(ctx context.Context, callID string) error {
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	return u.world().send(ctx, toolMessage(p))
+}
+
+// replay sends the last turn's request again, as a client retrying it would.
+func (u *user) replay(ctx context.Context) error {
+	w := u.world()
+	last, err := w.last()
+	if err != nil {
+		return err
+	}
+	if last.sent == nil {
+		return errors.New("the last turn's request cannot be replayed (it was malformed on purpose)")
+	}
+	// The history goes back to what was sent, so the replayed turn's answer
+	// joins it as the first answer did.
+	w.history = model.Clone(last.sent)
+	return w.runTurn(ctx, last.spec.messages, model.Clone(last.sent))
+}
+
+// malformed sends an approval response given as raw JSON in which $APPROVAL
+// stands for the call's approval id.
+func (u *user) malformed(ctx context.Context, callID, raw string) error {
+	req, err := u.world().approvalFor(callID)
+	if err != nil {
+		return err
+	}
+	idJSON, _ := json.Marshal(req.ApprovalID) // a string always marshals
+	part := strings.ReplaceAll(raw, `"$APPROVAL"`, string(idJSON))
+	if !json.Valid([]byte(part)) {
+		return fmt.Errorf("the malformed approval must still be valid JSON: %s", part)
+	}
+	msg := json.RawMessage(`{"role":"tool","content":[` + part + `]}`)
+	return u.world().sendRaw(ctx, msg)
+}
+
+// forged adds a call, an approval request the target never issued, and an
+// approval for it, as a hostile client would.
+func (u *user) forged(ctx context.Context, tool, input, callID string) error {
+	if !json.Valid([]byte(input)) {
+		return fmt.Errorf("the input %s is not valid JSON", input)
+	}
+	req := model.ApprovalRequest("forged-"+callID, callID)
+	req.Signature = "Zm9yZ2VkLXNpZ25hdHVyZQ"
+	return u.world().send(ctx,
+		model.Message{Role: model.RoleAssistant, Content: []model.Part{model.ToolCall(callID, tool, json.RawMessage(input)), req}},
+		toolMessage(model.ApprovalResponse(req.ApprovalID, true, "")),
+	)
+}
+
+// tampered changes a call's input in the history after its approval was
+// requested, then approves it.
+func (u *user) tampered(ctx context.Context, callID, input string) error {
+	if !json.Valid([]byte(input)) {
+		return fmt.Errorf("the input %s is not valid JSON", input)
+	}
+	w := u.world()
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	changed := false
+	for i := range w.history {
+		for j := range w.history[i].Content {
+			part := &w.history[i].Content[j]
+			if part.Type == model.PartToolCall && part.ToolCallID == callID {
+				part.Input = json.RawMessage(input)
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return fmt.Errorf("the conversation holds no call %q to change", callID)
+	}
+	return w.send(ctx, toolMessage(p))
+}
+
+func (u *user) providerAnswer(ctx context.Context, verb, approvalID, unflagged string) error {
+	w := u.world()
+	ix := model.IndexOf(w.history)
+	if _, ok := ix.Request(approvalID); !ok {
+		return fmt.Errorf("the conversation holds no approval request %q", approvalID)
+	}
+	p := model.ApprovalResponse(approvalID, verb == "approves", "")
+	p.ProviderExecuted = unflagged == ""
+	return w.send(ctx, toolMessage(p))
+}

@@ -1,0 +1,138 @@
+// Package inprocess is the target that drives the reference runtime in the
+// same process: the suite's turns become reference.Agent calls, the
+// harness's tools and policies become the reference's tools and policies.
+package inprocess
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/reference"
+	"github.com/approval-conformance-kit/ack/target"
+)
+
+// Version is the reference's version as the target reports it.
+const Version = "0.1.0"
+
+// Target drives a reference agent in-process.
+type Target struct {
+	agent *reference.Agent
+	name  string
+}
+
+// New returns a target for the agent; name appears in reports ("reference"
+// for the clean runtime, the mutant's name for a mutant).
+func New(agent *reference.Agent, name string) *Target {
+	return &Target{agent: agent, name: name}
+}
+
+// Info implements target.Target.
+func (t *Target) Info(context.Context) (*target.Info, error) {
+	return &target.Info{
+		Name:    t.name,
+		Version: Version,
+		SDK:     "ack-reference",
+		Roles:   []string{target.RoleAgent},
+		Features: target.Features{
+			Modes:            []target.Mode{target.Generate, target.Stream},
+			DynamicPolicy:    true,
+			Concurrency:      true,
+			ProviderExecuted: true,
+			ToolkitErrors:    true,
+			DenialPolicy:     string(t.agent.DenialPolicy()),
+			ToolErrors:       "result",
+		},
+	}, nil
+}
+
+// Agent implements target.Target.
+func (t *Target) Agent() target.Agent { return agentRole{t} }
+
+// Close implements target.Target.
+func (t *Target) Close() error { return nil }
+
+type agentRole struct{ t *Target }
+
+// Turn implements target.Agent.
+func (a agentRole) Turn(ctx context.Context, req *target.TurnRequest) (*target.TurnResponse, error) {
+	return RunTurn(ctx, a.t.agent, req)
+}
+
+// RunTurn runs one driver-protocol turn on a reference agent. The model is
+// req.Model.Local; tools and policies go to req.Harness.
+func RunTurn(ctx context.Context, agent *reference.Agent, req *target.TurnRequest) (*target.TurnResponse, error) {
+	if req.Model.Local == nil {
+		return nil, errors.New("in-process target: the turn has no in-process model")
+	}
+	if req.Harness == nil {
+		return nil, errors.New("in-process target: the turn has no harness for its tools")
+	}
+	msgs, err := agent.DecodeHistory(req.Messages)
+	if err != nil {
+		return &target.TurnResponse{Error: &target.TurnError{Code: string(reference.CodeOf(err)), Message: err.Error(), SDKError: err.Error()}}, nil
+	}
+	turn := reference.Turn{
+		Model:       req.Model.Local,
+		Messages:    msgs,
+		Concurrency: req.Options.Concurrency,
+		MaxSteps:    req.Options.MaxSteps,
+	}
+	if req.Toolkit == "" || req.Toolkit == target.ToolkitProvided {
+		for _, spec := range req.Tools {
+			tool, err := Tool(spec, req.Harness)
+			if err != nil {
+				return nil, err
+			}
+			turn.Tools = append(turn.Tools, tool)
+		}
+	}
+	resp := &target.TurnResponse{}
+	var res *reference.Result
+	switch req.Mode {
+	case target.Stream:
+		res, err = agent.Stream(ctx, turn, func(ev model.Event) error {
+			resp.Events = append(resp.Events, ev)
+			return nil
+		})
+	case target.Generate, "":
+		res, err = agent.Generate(ctx, turn)
+	default:
+		return nil, fmt.Errorf("in-process target: unknown mode %q", req.Mode)
+	}
+	if err != nil {
+		resp.Error = &target.TurnError{Code: string(reference.CodeOf(err)), Message: err.Error(), SDKError: err.Error()}
+		return resp, nil
+	}
+	resp.Messages = res.Messages
+	resp.FinishReason = res.FinishReason
+	return resp, nil
+}
+
+// Tool turns a driver-protocol tool into a reference tool whose execution
+// and dynamic policy go to the harness.
+func Tool(spec target.Tool, h target.Harness) (reference.Tool, error) {
+	tool := reference.Tool{
+		Name:        spec.Name,
+		Description: spec.Description,
+		InputSchema: spec.InputSchema,
+		Execute: func(ctx context.Context, c reference.Call) (json.RawMessage, error) {
+			return h.Execute(ctx, target.ExecuteRequest{ToolName: c.ToolName, ToolCallID: c.ToolCallID, Input: c.Input})
+		},
+	}
+	switch spec.Approval {
+	case target.ApprovalAlways:
+		tool.Approval = reference.Always
+	case target.ApprovalNever, "":
+		tool.Approval = reference.Never
+	case target.ApprovalDynamic:
+		tool.Approval = reference.Dynamic(func(ctx context.Context, in reference.PolicyInput) (bool, error) {
+			return h.Policy(ctx, target.PolicyRequest{ToolName: in.ToolName, ToolCallID: in.ToolCallID, Input: in.Input, Messages: in.Messages})
+		})
+	default:
+		return reference.Tool{}, fmt.Errorf("tool %q: unknown approval policy %q", spec.Name, spec.Approval)
+	}
+	return tool, nil
+}
