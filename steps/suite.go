@@ -238,4 +238,3 @@ func (w *world) evidence() *report.Evidence {
 	}
 	return ev
 }
-
