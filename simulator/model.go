@@ -268,7 +268,7 @@ func (m *Model) Handle(ctx context.Context, mode string, req *llm.Request, wireB
 		entry.Verdict, entry.Violations, entry.Status, entry.ErrorBody = VerdictViolation, vs, first.Status, first.Body
 		record(entry)
 		for _, v := range vs {
-			m.problems = append(m.problems, Problem{Check: v.Check, Call: call, Detail: v.Error()})
+			m.problems = append(m.problems, Problem{Check: v.Check, Call: call, Detail: v.Describe()})
 		}
 		return nil, &llm.APIError{Status: first.Status, Type: first.ErrorType, Message: first.Text, Body: []byte(first.Body), Check: first.Check}
 	}

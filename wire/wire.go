@@ -88,12 +88,20 @@ type Violation struct {
 	Inferred bool `json:"inferred,omitempty"`
 }
 
-func (v Violation) Error() string {
+func (v Violation) Error() string { return v.Check + " " + v.Describe() }
+
+// Describe says what is wrong, where, and what the provider answers,
+// without the check id.
+func (v Violation) Describe() string {
 	where := fmt.Sprintf("provider index %d", v.ProviderIndex)
 	if v.Message >= 0 {
 		where = fmt.Sprintf("message %d (%s)", v.Message, where)
 	}
-	return fmt.Sprintf("%s %s tool call %s at %s: HTTP %d %s", v.Check, v.Kind, strings.Join(v.IDs, ", "), where, v.Status, v.Text)
+	noun := "tool call"
+	if v.Kind == Orphan || v.Kind == Duplicate {
+		noun = "tool result for"
+	}
+	return fmt.Sprintf("%s %s %s at %s: HTTP %d %s", v.Kind, noun, strings.Join(v.IDs, ", "), where, v.Status, v.Text)
 }
 
 // Entry is one message (or input item) of a View.

@@ -1,0 +1,45 @@
+# Approval Conformance Kit. `make conformance` runs the whole suite against
+# the reference and prints a verdict per check; `make test` runs every test.
+
+GO ?= go
+PKGS := ./...
+
+.PHONY: all conformance test vet fmt-check race build bench fuzz docs clean
+
+all: test
+
+## conformance: run the whole suite against the reference runtime (per-check summary)
+conformance:
+	$(GO) run ./cmd/conformance run --reference
+
+## test: formatting, vet, and every test with the race detector
+test: fmt-check vet race
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+race:
+	$(GO) test -race -count=1 $(PKGS)
+
+## build: the conformance binary in bin/
+build:
+	$(GO) build -o bin/conformance ./cmd/conformance
+
+## bench: speed and memory goals (never timed tests)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+## fuzz: a short run of every fuzz target
+fuzz:
+	$(GO) test ./model -run '^$$' -fuzz FuzzDecodeMessages -fuzztime 30s
+
+## docs: regenerate the generated docs (the check catalogue)
+docs:
+	$(GO) run ./cmd/conformance checks --format md > docs/checks.md
+
+clean:
+	rm -rf bin

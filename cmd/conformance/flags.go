@@ -1,0 +1,35 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"io"
+)
+
+// errHelp is returned when -h was asked for; the usage is already printed.
+var errHelp = errors.New("help requested")
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parse parses args, turning flag errors into usage errors.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return usageError{msg: err.Error(), printed: true}
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+func describeFlagErr(name string, err error) error {
+	return usagef("--%s: %v", name, err)
+}

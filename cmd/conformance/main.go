@@ -1,0 +1,99 @@
+// Command conformance certifies human-in-the-loop tool approval: it runs
+// the conformance suite against the reference runtime (or, later, any
+// implementation over HTTP) and prints a verdict per check.
+//
+// Usage:
+//
+//	conformance run --reference [--mutant NAME] [--tags EXPR] [--level must|should|may]
+//	                [--timeout D] [--seed N] [--concurrency N] [--denial-policy P] [--godog FORMAT]
+//	conformance checks [--format text|md|json]
+//	conformance mutants
+//
+// Exit codes: 0 every MUST check passes; 1 a conformance failure; 2 a usage
+// or harness error (bad flags, a scenario that could not be run).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFail    = 1
+	exitHarness = 2
+)
+
+// usageError is a mistake on the command line.
+type usageError struct {
+	msg     string
+	printed bool // the flag package already printed the command's usage
+}
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{msg: fmt.Sprintf(format, args...)} }
+
+const usage = `conformance: certify human-in-the-loop tool approval
+
+Commands:
+  run       run the conformance suite against a target and print a verdict per check
+  checks    print the check catalogue
+  mutants   list the mutants of the reference the suite must catch
+
+Run "conformance <command> -h" for a command's flags.
+Exit codes: 0 every MUST check passes, 1 a conformance failure, 2 a usage or harness error.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes a command line and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitHarness
+	}
+	var (
+		code int
+		err  error
+	)
+	switch args[0] {
+	case "run":
+		code, err = cmdRun(ctx, args[1:], stdout, stderr)
+	case "checks":
+		code, err = cmdChecks(args[1:], stdout, stderr)
+	case "mutants":
+		code, err = cmdMutants(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		err = usagef("unknown command %q", args[0])
+	}
+	if err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			if ue.printed {
+				return exitHarness
+			}
+			fmt.Fprintf(stderr, "conformance: %v\n\n%s", err, usage)
+			return exitHarness
+		}
+		if errors.Is(err, errHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
+		return exitHarness
+	}
+	return code
+}

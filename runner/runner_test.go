@@ -1,0 +1,190 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/features"
+	"github.com/approval-conformance-kit/ack/reference"
+	"github.com/approval-conformance-kit/ack/report"
+	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/inprocess"
+)
+
+const oneScenario = `Feature: probe
+  @PRE-01
+  Scenario: approve and run
+    Given a tool "deleteFile" that needs approval
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user says "delete /a"
+    Given the model replies "Deleted."
+    When the user approves "call_1"
+    Then "call_1" has run 1 time
+`
+
+// fakeTarget answers turns with a function.
+type fakeTarget struct {
+	info *target.Info
+	turn func(ctx context.Context, req *target.TurnRequest) (*target.TurnResponse, error)
+}
+
+func (f *fakeTarget) Info(context.Context) (*target.Info, error) { return f.info, nil }
+func (f *fakeTarget) Agent() target.Agent                        { return f }
+func (f *fakeTarget) Close() error                               { return nil }
+func (f *fakeTarget) Turn(ctx context.Context, req *target.TurnRequest) (*target.TurnResponse, error) {
+	return f.turn(ctx, req)
+}
+
+func fullInfo() *target.Info {
+	return &target.Info{Name: "fake", Roles: []string{"agent"}, Features: target.Features{Modes: []target.Mode{target.Generate, target.Stream}}}
+}
+
+func runOne(t *testing.T, tgt target.Target, feature string, opts Options) report.Scenario {
+	t.Helper()
+	opts.Target = tgt
+	opts.Features = fstest.MapFS{"probe.feature": {Data: []byte(feature)}}
+	run, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Scenarios) != 1 {
+		t.Fatalf("got %d scenarios", len(run.Scenarios))
+	}
+	return run.Scenarios[0]
+}
+
+func TestUnreachableTargetIsAnErrorNotAFailure(t *testing.T) {
+	tgt := &fakeTarget{info: fullInfo(), turn: func(context.Context, *target.TurnRequest) (*target.TurnResponse, error) {
+		return nil, errors.New("connection refused")
+	}}
+	s := runOne(t, tgt, oneScenario, Options{})
+	if s.Verdict != report.Error || !strings.Contains(s.Message, "connection refused") || s.FailedStep != `the user says "delete /a"` {
+		t.Errorf("got %s at %q: %s", s.Verdict, s.FailedStep, s.Message)
+	}
+}
+
+func TestHangingTargetTimesOut(t *testing.T) {
+	tgt := &fakeTarget{info: fullInfo(), turn: func(ctx context.Context, _ *target.TurnRequest) (*target.TurnResponse, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	s := runOne(t, tgt, oneScenario, Options{Timeout: 20 * time.Millisecond})
+	if s.Verdict != report.Timeout {
+		t.Errorf("got %s: %s", s.Verdict, s.Message)
+	}
+}
+
+func TestGarbageAnswerIsAnError(t *testing.T) {
+	tgt := &fakeTarget{info: fullInfo(), turn: func(context.Context, *target.TurnRequest) (*target.TurnResponse, error) {
+		return &target.TurnResponse{Error: &target.TurnError{Code: "Kaboom"}}, nil
+	}}
+	s := runOne(t, tgt, oneScenario, Options{})
+	if s.Verdict != report.Error || !strings.Contains(s.Message, `unknown code "Kaboom"`) {
+		t.Errorf("got %s: %s", s.Verdict, s.Message)
+	}
+}
+
+func TestWrongAnswerFailsWithEvidence(t *testing.T) {
+	// A target that runs nothing and says it stopped.
+	tgt := &fakeTarget{info: fullInfo(), turn: func(context.Context, *target.TurnRequest) (*target.TurnResponse, error) {
+		return &target.TurnResponse{FinishReason: "stop"}, nil
+	}}
+	s := runOne(t, tgt, oneScenario, Options{})
+	if s.Verdict != report.Fail {
+		t.Fatalf("got %s: %s", s.Verdict, s.Message)
+	}
+	if s.CheckVerdicts["PRE-01"] != report.Fail || s.Evidence == nil || len(s.Evidence.Turns) == 0 {
+		t.Errorf("check verdicts %v, evidence %+v", s.CheckVerdicts, s.Evidence)
+	}
+}
+
+func TestUndeclaredFeatureIsNotApplicable(t *testing.T) {
+	info := fullInfo()
+	info.Features.Modes = []target.Mode{target.Generate}
+	tgt := &fakeTarget{info: info, turn: func(context.Context, *target.TurnRequest) (*target.TurnResponse, error) {
+		t.Error("a not-applicable scenario ran a turn")
+		return nil, errors.New("unreachable")
+	}}
+	feature := strings.Replace(oneScenario, `Given a tool "deleteFile" that needs approval`, "Given the agent runs in stream mode\n    And a tool \"deleteFile\" that needs approval", 1)
+	s := runOne(t, tgt, feature, Options{})
+	if s.Verdict != report.NotApplicable || !strings.Contains(s.Message, "mode:stream") {
+		t.Errorf("got %s: %s", s.Verdict, s.Message)
+	}
+}
+
+func TestUndefinedStepFails(t *testing.T) {
+	feature := strings.Replace(oneScenario, `Then "call_1" has run 1 time`, `Then something nobody defined happens`, 1)
+	s := runOne(t, inprocess.New(reference.New(), "reference"), feature, Options{})
+	if s.Verdict != report.Fail || !strings.Contains(s.Message, "undefined") {
+		t.Errorf("an undefined step gave %s: %s", s.Verdict, s.Message)
+	}
+}
+
+func TestUnconsumedScriptFails(t *testing.T) {
+	feature := strings.Replace(oneScenario, `Then "call_1" has run 1 time`, "Then \"call_1\" has run 1 time\n    Given the model replies \"never asked for\"", 1)
+	s := runOne(t, inprocess.New(reference.New(), "reference"), feature, Options{})
+	if s.Verdict != report.Fail || !strings.Contains(s.Message, "left unconsumed") || s.CheckVerdicts["PRE-01"] != report.Fail {
+		t.Errorf("got %s %v: %s", s.Verdict, s.CheckVerdicts, s.Message)
+	}
+}
+
+func TestSeedGivesTheSameReport(t *testing.T) {
+	tgt := inprocess.New(reference.New(), "reference")
+	a, err := Run(context.Background(), Options{Target: tgt, Seed: 7, Tags: "@PRE-01,@PRE-02"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Run(context.Background(), Options{Target: tgt, Seed: 7, Tags: "@PRE-01,@PRE-02"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Scenarios) != len(b.Scenarios) || len(a.Scenarios) != 4 {
+		t.Fatalf("got %d and %d scenarios", len(a.Scenarios), len(b.Scenarios))
+	}
+	for i := range a.Scenarios {
+		if a.Scenarios[i].ID != b.Scenarios[i].ID || a.Scenarios[i].Verdict != b.Scenarios[i].Verdict {
+			t.Errorf("scenario %d: %s/%s vs %s/%s", i, a.Scenarios[i].ID, a.Scenarios[i].Verdict, b.Scenarios[i].ID, b.Scenarios[i].Verdict)
+		}
+	}
+}
+
+func TestNoScenarioMatchedIsAnError(t *testing.T) {
+	_, err := Run(context.Background(), Options{Target: inprocess.New(reference.New(), "reference"), Tags: "@NOPE-99"})
+	if err == nil || !strings.Contains(err.Error(), "no scenario matched") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestEveryScenarioNamesItsChecks keeps the suite honest: every scenario of
+// the embedded features names at least one known check, and scenario ids
+// are unique.
+func TestEveryScenarioNamesItsChecks(t *testing.T) {
+	run, err := Run(context.Background(), Options{Target: inprocess.New(reference.New(), "reference"), Features: features.FS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, s := range run.Scenarios {
+		if seen[s.ID] {
+			t.Errorf("two scenarios share the id %q", s.ID)
+		}
+		seen[s.ID] = true
+		if len(s.Checks) == 0 {
+			t.Errorf("%s names no check", s.ID)
+		}
+	}
+	covered := map[string]bool{}
+	for _, c := range run.Checks {
+		covered[c.ID] = true
+	}
+	for _, c := range checks.All() {
+		if c.Role == checks.Agent && !covered[c.ID] {
+			t.Errorf("no scenario covers the agent check %s", c.ID)
+		}
+	}
+}
