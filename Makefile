@@ -4,13 +4,17 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance test vet fmt-check race build bench fuzz docs clean
+.PHONY: all conformance mutants test vet fmt-check race build bench fuzz docs clean
 
 all: test
 
 ## conformance: run the whole suite against the reference runtime (per-check summary)
 conformance:
 	$(GO) run ./cmd/conformance run --reference
+
+## mutants: run the suite against every mutant of the reference and print the mutation score
+mutants:
+	$(GO) run ./cmd/conformance mutants --run
 
 ## test: formatting, vet, and every test with the race detector
 test: fmt-check vet race

@@ -3,15 +3,17 @@ module github.com/approval-conformance-kit/ack
 go 1.26
 
 require (
+	github.com/cucumber/godog v0.15.1
+	github.com/google/go-cmp v0.7.0
+	github.com/google/uuid v1.6.0
+)
+
+require (
 	github.com/cucumber/gherkin/go/v26 v26.2.0 // indirect
-	github.com/cucumber/godog v0.15.1 // indirect
 	github.com/cucumber/messages/go/v21 v21.0.1 // indirect
 	github.com/gofrs/uuid v4.3.1+incompatible // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
 	github.com/hashicorp/go-memdb v1.3.4 // indirect
 	github.com/hashicorp/golang-lru v0.5.4 // indirect
 	github.com/spf13/pflag v1.0.7 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -188,3 +188,13 @@ func TestEveryScenarioNamesItsChecks(t *testing.T) {
 		}
 	}
 }
+
+func agentChecks() []string {
+	var ids []string
+	for _, c := range checks.All() {
+		if c.Role == checks.Agent {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}

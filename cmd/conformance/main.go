@@ -7,7 +7,7 @@
 //	conformance run --reference [--mutant NAME] [--tags EXPR] [--level must|should|may]
 //	                [--timeout D] [--seed N] [--concurrency N] [--denial-policy P] [--godog FORMAT]
 //	conformance checks [--format text|md|json]
-//	conformance mutants
+//	conformance mutants [--run]
 //
 // Exit codes: 0 every MUST check passes; 1 a conformance failure; 2 a usage
 // or harness error (bad flags, a scenario that could not be run).
@@ -44,7 +44,7 @@ const usage = `conformance: certify human-in-the-loop tool approval
 Commands:
   run       run the conformance suite against a target and print a verdict per check
   checks    print the check catalogue
-  mutants   list the mutants of the reference the suite must catch
+  mutants   list the mutants of the reference the suite must catch (--run: the mutation score)
 
 Run "conformance <command> -h" for a command's flags.
 Exit codes: 0 every MUST check passes, 1 a conformance failure, 2 a usage or harness error.
@@ -73,7 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "checks":
 		code, err = cmdChecks(args[1:], stdout, stderr)
 	case "mutants":
-		code, err = cmdMutants(args[1:], stdout, stderr)
+		code, err = cmdMutants(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -1,18 +1,38 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/approval-conformance-kit/ack/reference/mutants"
+	"github.com/approval-conformance-kit/ack/runner"
+	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/inprocess"
 )
 
-func cmdMutants(args []string, stdout, stderr io.Writer) (int, error) {
+func cmdMutants(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("mutants", stderr)
+	verify := fs.Bool("run", false, "run the suite against every mutant and print the mutation score (exit 1 if one survives)")
 	if err := parse(fs, args); err != nil {
 		return 0, err
+	}
+	if *verify {
+		res, err := runner.RunMutants(ctx, mutants.All(), func(m mutants.Mutant) target.Target {
+			return inprocess.New(m.New(), m.Name)
+		}, runner.Options{})
+		if err != nil {
+			return 0, err
+		}
+		if err := runner.WriteMutation(stdout, res); err != nil {
+			return 0, err
+		}
+		if caught, total := res.Score(); caught < total {
+			return exitFail, nil
+		}
+		return exitOK, nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "MUTANT\tCHECKS\tBUG")

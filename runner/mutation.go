@@ -1,0 +1,92 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/approval-conformance-kit/ack/reference/mutants"
+	"github.com/approval-conformance-kit/ack/report"
+	"github.com/approval-conformance-kit/ack/target"
+)
+
+// MutantResult is what the suite made of one mutant.
+type MutantResult struct {
+	Mutant mutants.Mutant
+	// Caught lists the targeted checks that failed (or warned, for SHOULD
+	// checks); empty means the mutant survived.
+	Caught []string
+	// Also lists the other checks that failed or warned.
+	Also []string
+}
+
+// Mutation is the result of running the suite against every mutant.
+type Mutation struct {
+	Results []MutantResult
+}
+
+// Score returns how many mutants were caught, and how many there are.
+func (m *Mutation) Score() (caught, total int) {
+	for _, r := range m.Results {
+		if len(r.Caught) > 0 {
+			caught++
+		}
+	}
+	return caught, len(m.Results)
+}
+
+// RunMutants runs the suite against every mutant built by newTarget. A
+// mutant is caught when at least one of the checks that target its bug
+// fails, or warns if it is a SHOULD check.
+func RunMutants(ctx context.Context, all []mutants.Mutant, newTarget func(mutants.Mutant) target.Target, opts Options) (*Mutation, error) {
+	out := &Mutation{}
+	for _, m := range all {
+		o := opts
+		o.Target = newTarget(m)
+		o.Name = "mutant " + m.Name
+		run, err := Run(ctx, o)
+		o.Target.Close()
+		if err != nil {
+			return nil, fmt.Errorf("mutant %s: %w", m.Name, err)
+		}
+		res := MutantResult{Mutant: m}
+		for _, c := range run.Checks {
+			if c.Verdict != report.Fail && c.Verdict != report.Warn {
+				continue
+			}
+			if slices.Contains(m.Checks, c.ID) {
+				res.Caught = append(res.Caught, c.ID)
+			} else {
+				res.Also = append(res.Also, c.ID)
+			}
+		}
+		out.Results = append(out.Results, res)
+	}
+	return out, nil
+}
+
+// WriteMutation writes the mutation score and a line per mutant.
+func WriteMutation(w io.Writer, m *Mutation) error {
+	caught, total := m.Score()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MUTANT\tTARGETS\tCAUGHT BY\tALSO FAILS")
+	for _, r := range m.Results {
+		by := strings.Join(r.Caught, ",")
+		if by == "" {
+			by = "SURVIVED"
+		}
+		also := strings.Join(r.Also, ",")
+		if also == "" {
+			also = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Mutant.Name, strings.Join(r.Mutant.Checks, ","), by, also)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\nMutation score: %d/%d mutants caught by the checks that target them.\n", caught, total)
+	return err
+}
