@@ -189,7 +189,7 @@ func (m *Model) Problems() []Problem {
 
 // Generate implements llm.Model.
 func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Response, error) {
-	reply, err := m.Handle(ctx, "generate", req, nil)
+	reply, err := m.Handle(ctx, Call{Mode: "generate", Request: req})
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Response, 
 // Stream implements llm.Model. The events before the finish are delivered
 // first; a Gate on the reply then holds the end of the stream.
 func (m *Model) Stream(ctx context.Context, req *llm.Request, yield func(llm.StreamEvent) error) error {
-	reply, err := m.Handle(ctx, "stream", req, nil)
+	reply, err := m.Handle(ctx, Call{Mode: "stream", Request: req})
 	if err != nil {
 		return err
 	}
@@ -217,6 +217,10 @@ func (m *Model) Stream(ctx context.Context, req *llm.Request, yield func(llm.Str
 	}
 	return yield(events[len(events)-1])
 }
+
+// Wait holds until the reply may be delivered (or, for a stream, ended):
+// its latency has passed and its gate has opened.
+func (r *Reply) Wait(ctx context.Context) error { return wait(ctx, r) }
 
 func wait(ctx context.Context, r *Reply) error {
 	if r.Latency > 0 {
@@ -238,15 +242,28 @@ func wait(ctx context.Context, r *Reply) error {
 	return nil
 }
 
+// Call is one call to hand to the simulator.
+type Call struct {
+	// Mode is generate or stream.
+	Mode string
+	// Request is the canonical prompt and tools.
+	Request *llm.Request
+	// Wire is the provider-shaped request body, if the call came over HTTP.
+	Wire json.RawMessage
+	// View is the prompt as the provider lays it out, decoded from Wire; nil
+	// to lay out the canonical prompt with the model's profile.
+	View *wire.View
+}
+
 // Handle runs one call through the simulator: it journals the call,
 // validates the prompt, checks the turn's expectations, and consumes the
-// turn. It returns the reply to send, or an *llm.APIError. wireBody is the
-// provider-shaped request, if the call came over HTTP.
-func (m *Model) Handle(ctx context.Context, mode string, req *llm.Request, wireBody json.RawMessage) (*Reply, error) {
+// turn. It returns the reply to send, or an *llm.APIError.
+func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
+	req := c.Request
 	m.mu.Lock()
 	m.calls++
 	call := m.calls
-	entry := Entry{Call: call, Turn: -1, Mode: mode, Prompt: model.Clone(req.Messages), Wire: wireBody, Tools: toolNames(req.Tools)}
+	entry := Entry{Call: call, Turn: -1, Mode: c.Mode, Prompt: model.Clone(req.Messages), Wire: c.Wire, Tools: toolNames(req.Tools)}
 	observe := m.observe
 	m.mu.Unlock()
 	if observe != nil {
@@ -263,7 +280,12 @@ func (m *Model) Handle(ctx context.Context, mode string, req *llm.Request, wireB
 		return nil, err
 	}
 
-	if vs := wire.CheckMessages(m.profile, req.Messages, fmt.Sprintf("%s%d", m.reqPrefix, call)); len(vs) > 0 {
+	view := c.View
+	if view == nil {
+		v := wire.ViewOf(m.profile, req.Messages)
+		view = &v
+	}
+	if vs := wire.Check(*view, fmt.Sprintf("%s%d", m.reqPrefix, call)); len(vs) > 0 {
 		first := vs[0]
 		entry.Verdict, entry.Violations, entry.Status, entry.ErrorBody = VerdictViolation, vs, first.Status, first.Body
 		record(entry)
