@@ -4,7 +4,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance mutants test vet fmt-check race build bench fuzz docs clean
+.PHONY: all conformance mutants test vet fmt-check race build bench fuzz docs report-render clean
 
 all: test
 
@@ -40,6 +40,14 @@ bench:
 ## fuzz: a short run of every fuzz target
 fuzz:
 	$(GO) test ./model -run '^$$' -fuzz FuzzDecodeMessages -fuzztime 30s
+	$(GO) test ./chat/protocols -run '^$$' -fuzz FuzzDecodeRequest -fuzztime 30s
+	$(GO) test ./chat/sse -run '^$$' -fuzz FuzzReader -fuzztime 30s
+
+## report-render: write a report of the reference and render report.html with
+## headless Chromium (Debian: apt-get install chromium) to report.png
+report-render:
+	ACK_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -run 'TestHTML' ./report
+	$(GO) run ./report/internal/render
 
 ## docs: regenerate the generated docs (the check catalogue)
 docs:

@@ -16,4 +16,5 @@ require (
 	github.com/hashicorp/go-memdb v1.3.4 // indirect
 	github.com/hashicorp/golang-lru v0.5.4 // indirect
 	github.com/spf13/pflag v1.0.7 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

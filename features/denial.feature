@@ -1,3 +1,4 @@
+@agent
 Feature: Denial results
   A denied call becomes a failure result of type execution-denied that
   carries the user's reason, and it reads the same in every later turn.

@@ -1,3 +1,4 @@
+@agent
 Feature: Errors and bad input
   A malformed approval is refused with a clear error before anything runs,
   and a tool that fails still gives the model a result.

@@ -1,3 +1,4 @@
+@agent
 Feature: Partial denial
   When one of several calls of a step is denied, every call of that step
   still gets exactly one result before the model is called again, and no

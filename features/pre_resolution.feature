@@ -1,3 +1,4 @@
+@agent
 Feature: Pre-resolution
   Approval answers that arrive with a request are resolved before the model
   is called again: approved calls run, denied calls get a denial result, and

@@ -1,3 +1,4 @@
+@agent
 Feature: Provider-executed approvals
   A tool the provider runs itself (an MCP server behind OpenAI's Responses
   API, say) asks for approval through the provider. Its approval is

@@ -1,3 +1,4 @@
+@agent
 Feature: Issuing approval requests
   A call to a tool whose policy needs approval is never run in the turn that
   makes it. The runtime answers it with an approval request, and the pending

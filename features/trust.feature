@@ -1,3 +1,4 @@
+@agent
 Feature: Trust
   The history comes from the client, which may be hostile. Only approval
   requests the runtime issued count, and an approved call runs with the

@@ -1,3 +1,4 @@
+@agent
 Feature: What reaches the model
   The simulator checks every prompt as the provider would, and answers a
   dangling, orphan, duplicate or misplaced result with the provider's exact

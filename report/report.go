@@ -99,7 +99,11 @@ type Check struct {
 	Verdict   Verdict  `json:"verdict"`
 	Scenarios []string `json:"scenarios"`
 	// Counts of the scenario verdicts behind the check.
-	Passed, Failed, Warned, Errored, NotApplicable int
+	Passed        int `json:"passed"`
+	Failed        int `json:"failed"`
+	Warned        int `json:"warned"`
+	Errored       int `json:"errored"`
+	NotApplicable int `json:"notApplicable"`
 }
 
 // Run is a whole conformance run.
@@ -109,14 +113,18 @@ type Run struct {
 	Started    time.Time     `json:"started"`
 	Duration   time.Duration `json:"durationNs"`
 	Seed       int64         `json:"seed"`
-	Scenarios  []Scenario    `json:"scenarios"`
-	Checks     []Check       `json:"checks"`
+	// Level is the lowest check level that counted, as Aggregate last
+	// computed the checks ("" if it never did).
+	Level     checks.Level `json:"level,omitempty"`
+	Scenarios []Scenario   `json:"scenarios"`
+	Checks    []Check      `json:"checks"`
 }
 
 // Aggregate computes the per-check results from the scenarios, for every
 // check in the catalogue at or above minLevel (checks no scenario names
 // are left out).
 func (r *Run) Aggregate(minLevel checks.Level) {
+	r.Level = minLevel
 	byID := map[string]*Check{}
 	var order []string
 	for _, c := range checks.All() {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"sync"
@@ -17,6 +18,8 @@ import (
 	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/features"
 	"github.com/approval-conformance-kit/ack/report"
+	"github.com/approval-conformance-kit/ack/scenario"
+	"github.com/approval-conformance-kit/ack/scenarios"
 	"github.com/approval-conformance-kit/ack/steps"
 	"github.com/approval-conformance-kit/ack/target"
 )
@@ -31,6 +34,13 @@ type Options struct {
 	Features fs.FS
 	// Paths are the paths within Features to run ("." if empty).
 	Paths []string
+	// NoFeatures leaves the .feature files out.
+	NoFeatures bool
+	// Scenarios holds YAML scenarios (*.yaml, any depth); the embedded
+	// scenarios/ if nil.
+	Scenarios fs.FS
+	// NoScenarios leaves the YAML scenarios out.
+	NoScenarios bool
 	// Tags filters scenarios, in godog's syntax: "@PRE-01", "~@should",
 	// "@REQ-01,@REQ-02" (or), "@stream && ~@should" (and).
 	Tags string
@@ -50,6 +60,32 @@ type Options struct {
 	Output io.Writer
 	// Progress, when set, is called after each scenario with the count done.
 	Progress func(done int, last report.Scenario)
+	// Shard runs the I-th of N shards (1-based); zero values run everything.
+	// Scenarios are spread over shards by a hash of their id, so every
+	// shard of the same suite runs a fixed, disjoint part of it.
+	Shard Shard
+}
+
+// Shard is the I-th of N parts of the suite.
+type Shard struct{ I, N int }
+
+// ParseShard reads "I/N".
+func ParseShard(s string) (Shard, error) {
+	var sh Shard
+	if _, err := fmt.Sscanf(s, "%d/%d", &sh.I, &sh.N); err != nil || sh.N < 1 || sh.I < 1 || sh.I > sh.N || fmt.Sprintf("%d/%d", sh.I, sh.N) != s {
+		return Shard{}, fmt.Errorf("shard %q: want I/N with 1 <= I <= N", s)
+	}
+	return sh, nil
+}
+
+// Accepts reports whether the scenario id belongs to this shard.
+func (sh Shard) Accepts(id string) bool {
+	if sh.N <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return int(h.Sum32()%uint32(sh.N)) == sh.I-1
 }
 
 // Run runs the suite and returns the report. An error means the suite could
@@ -79,6 +115,7 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	run := &report.Run{Started: time.Now(), Seed: opts.Seed, Target: opts.Name}
 	var mu sync.Mutex
 	suite := &steps.Suite{
+		Shard:   opts.Shard.Accepts,
 		Target:  opts.Target,
 		Timeout: opts.Timeout,
 		Wiring:  opts.Wiring,
@@ -99,20 +136,42 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 			run.Target = info.Name
 		}
 	}
+	var contents []godog.Feature
+	if !opts.NoScenarios {
+		sfs := opts.Scenarios
+		if sfs == nil {
+			sfs = scenarios.FS
+		}
+		files, err := scenario.LoadFS(sfs, ".")
+		if err != nil {
+			return nil, fmt.Errorf("runner: %w", err)
+		}
+		for _, f := range files {
+			text, err := scenario.Compile(f)
+			if err != nil {
+				return nil, fmt.Errorf("runner: %w", err)
+			}
+			contents = append(contents, godog.Feature{Name: f.Path, Contents: []byte(text)})
+		}
+	}
+	if opts.NoFeatures {
+		paths = nil
+	}
 	gd := godog.TestSuite{
 		Name:                "approval-conformance",
 		ScenarioInitializer: suite.InitializeScenario,
 		Options: &godog.Options{
-			Format:         format,
-			Output:         out,
-			FS:             fsys,
-			Paths:          paths,
-			Tags:           opts.Tags,
-			Strict:         true,
-			Concurrency:    max(opts.Concurrency, 1),
-			Randomize:      opts.Seed,
-			DefaultContext: ctx,
-			NoColors:       true,
+			Format:          format,
+			Output:          out,
+			FS:              fsys,
+			Paths:           paths,
+			FeatureContents: contents,
+			Tags:            opts.Tags,
+			Strict:          true,
+			Concurrency:     max(opts.Concurrency, 1),
+			Randomize:       opts.Seed,
+			DefaultContext:  ctx,
+			NoColors:        true,
 		},
 	}
 	status := gd.Run()
@@ -120,7 +179,7 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if status == 2 {
 		return nil, fmt.Errorf("runner: godog could not run the suite (bad options or unreadable features; see its output)")
 	}
-	if len(run.Scenarios) == 0 {
+	if len(run.Scenarios) == 0 && opts.Shard.N <= 1 {
 		return nil, fmt.Errorf("runner: no scenario matched (tags %q)", opts.Tags)
 	}
 	run.Aggregate(level)

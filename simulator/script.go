@@ -53,7 +53,7 @@ type Reply struct {
 	// FinishReason defaults to tool-calls when there are local tool calls,
 	// stop otherwise.
 	FinishReason string    `json:"finishReason,omitempty"`
-	Usage        llm.Usage `json:"usage,omitempty"`
+	Usage        llm.Usage `json:"usage,omitzero"`
 	// Error, when set, answers the call with an HTTP error instead.
 	Error *ErrorReply `json:"error,omitempty"`
 	// Latency delays the reply (for users' own agents; tests use Gate).

@@ -58,6 +58,8 @@ type toolSpec struct {
 	// slow holds each run until more runs are in flight than the
 	// concurrency bound allows, or the hold time passes.
 	slow bool
+	// schema is the tool's input schema; nil gives {"type":"object"}.
+	schema json.RawMessage
 }
 
 // toolRun is one tool execution the harness served.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/approval-conformance-kit/ack/jsonschema"
+	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/target"
 	"github.com/approval-conformance-kit/ack/wire"
@@ -83,6 +85,12 @@ func register(sc *godog.ScenarioContext, world func() *world, infoErr func() err
 	s.step(`the model calls:`, g.modelCallsTable)
 	s.step(`the model calls the provider tool "([^"]+)" with (\{.*\}) as "([^"]+)" asking approval "([^"]+)"`, g.providerCall)
 	s.step(`the model replies "([^"]*)"`, g.modelReplies)
+	s.step(`the model answers with:`, g.modelAnswers)
+	s.step(`the model may answer with:`, g.modelMayAnswer)
+	s.step(`the tool "([^"]+)" takes input matching:`, g.toolSchema)
+	s.step(`the whole toolkit is given`, g.wholeToolkit)
+	s.step(`the conversation starts with (\d+) finished exchanges of "([^"]+)"`, g.exchanges)
+	s.step(`the conversation continues with:`, g.historyDoc)
 	s.step(`the model may reply "([^"]*)"`, g.modelMayReply)
 
 	// The user's actions; each runs a turn.
@@ -114,6 +122,7 @@ func register(sc *godog.ScenarioContext, world func() *world, infoErr func() err
 	s.step(`the turn's first message holds the results for `+idList, th.firstMessageHolds)
 	s.step(`the turn added an? "([^"]+)" result for "([^"]+)"`, th.turnAddedResult)
 	s.step(`the stream's approval-request events match the turn's messages`, th.streamMatches)
+	s.step(`the stream carries the events (.+) in order`, th.eventsInOrder)
 	s.step(`the turn carries the provider's approval request "([^"]+)" for "([^"]+)"`, th.carriesProviderRequest)
 
 	// What ran.
@@ -142,6 +151,8 @@ func register(sc *godog.ScenarioContext, world func() *world, infoErr func() err
 	s.step(`model call (\d+) received the same denial text for "([^"]+)" and "([^"]+)"`, th.sameDenialText)
 	s.step(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied)`, th.receivedProviderApproval)
 	s.step(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied), or the turn failed with a clear error`, th.providerApprovalOrError)
+
+	registerClient(s)
 }
 
 // given holds the arrangement steps.
@@ -319,6 +330,74 @@ func (g *given) modelReplies(_ context.Context, text string) error {
 // require (for example a denial result instead of an error).
 func (g *given) modelMayReply(_ context.Context, text string) error {
 	return g.world().script(simulator.Turn{Reply: simulator.Reply{Text: text, ChunkSize: 5}, Optional: true})
+}
+
+// modelAnswers scripts a model turn given as the JSON of a simulator turn
+// (reply and expectations), as compiled YAML scenarios write it.
+func (g *given) modelAnswers(_ context.Context, doc *godog.DocString) error {
+	return g.scriptDoc(doc, false)
+}
+
+func (g *given) modelMayAnswer(_ context.Context, doc *godog.DocString) error {
+	return g.scriptDoc(doc, true)
+}
+
+func (g *given) scriptDoc(doc *godog.DocString, optional bool) error {
+	dec := json.NewDecoder(strings.NewReader(doc.Content))
+	dec.DisallowUnknownFields()
+	var t simulator.Turn
+	if err := dec.Decode(&t); err != nil {
+		return fmt.Errorf("the model's answer is not a simulator turn: %w", err)
+	}
+	t.Optional = t.Optional || optional
+	return g.world().script(t)
+}
+
+func (g *given) toolSchema(_ context.Context, name string, doc *godog.DocString) error {
+	t, err := g.existing(name)
+	if err != nil {
+		return err
+	}
+	if _, err := jsonschema.Compile([]byte(doc.Content)); err != nil {
+		return fmt.Errorf("the input schema of %q: %w", name, err)
+	}
+	t.schema = json.RawMessage(doc.Content)
+	return nil
+}
+
+func (g *given) wholeToolkit(context.Context) error {
+	w := g.world()
+	w.toolkit = target.ToolkitProvided
+	w.omitted = map[string]bool{}
+	return nil
+}
+
+// exchanges starts the conversation with n finished exchanges: the user
+// asks, the tool is called, its result comes back, the assistant answers.
+func (g *given) exchanges(_ context.Context, n int, tool string) error {
+	if _, err := g.existing(tool); err != nil {
+		return err
+	}
+	w := g.world()
+	for i := 1; i <= n; i++ {
+		id := fmt.Sprintf("hist_%d", i)
+		w.history = append(w.history,
+			model.UserText(fmt.Sprintf("request %d", i)),
+			model.Message{Role: model.RoleAssistant, Content: []model.Part{model.ToolCall(id, tool, json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)))}},
+			model.Message{Role: model.RoleTool, Content: []model.Part{model.ToolResult(id, tool, model.JSONOutput(json.RawMessage(fmt.Sprintf(`{"done":%d}`, i))))}},
+			model.Message{Role: model.RoleAssistant, Content: []model.Part{model.Text(fmt.Sprintf("Done with request %d.", i))}})
+	}
+	return nil
+}
+
+func (g *given) historyDoc(_ context.Context, doc *godog.DocString) error {
+	msgs, err := model.DecodeMessagesAt([]byte(doc.Content), "history")
+	if err != nil {
+		return err
+	}
+	w := g.world()
+	w.history = append(w.history, msgs...)
+	return nil
 }
 
 // tableRows reads a table with a header row into maps, requiring columns.

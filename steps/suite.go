@@ -52,6 +52,9 @@ type Suite struct {
 	Wiring Wiring
 	// Record receives the result of every scenario.
 	Record func(report.Scenario)
+	// Shard, when set, runs only the scenarios it accepts (by id); the
+	// others are neither run nor recorded.
+	Shard func(id string) bool
 
 	infoOnce sync.Once
 	info     *target.Info
@@ -91,7 +94,7 @@ func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
 		stepErr    error
 		infoErr    error
 	)
-	sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+	sc.Before(func(ctx context.Context, pickle *godog.Scenario) (context.Context, error) {
 		started = time.Now()
 		info, err := s.Info(ctx)
 		if err != nil {
@@ -99,6 +102,18 @@ func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
 			info = &target.Info{}
 		}
 		w = newWorld(s, info)
+		if s.Shard != nil && !s.Shard(ScenarioID(pickle.Uri, pickle.Name)) {
+			w.outOfShard = true
+			w.na = &notApplicable{reason: "in another shard"}
+		}
+		for _, t := range pickle.Tags {
+			switch t.Name {
+			case "@agent":
+				w.requireRole(target.RoleAgent)
+			case "@client":
+				w.requireRole(target.RoleClient)
+			}
+		}
 		return ctx, nil
 	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
@@ -108,6 +123,12 @@ func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
 		return ctx, nil
 	})
 	sc.After(func(ctx context.Context, pickle *godog.Scenario, err error) (context.Context, error) {
+		if w != nil {
+			w.client.close(context.WithoutCancel(ctx))
+		}
+		if w != nil && w.outOfShard {
+			return ctx, nil
+		}
 		res := s.verdict(w, pickle, started, failedStep, stepErr, infoErr)
 		if s.Record != nil {
 			s.Record(res)

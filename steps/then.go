@@ -248,6 +248,28 @@ func (t *then) streamMatches(_ context.Context) error {
 	return nil
 }
 
+// eventsInOrder: the stream carries these event types in this order,
+// other events possibly between them.
+func (t *then) eventsInOrder(_ context.Context, list string) error {
+	last, err := t.world().lastOK()
+	if err != nil {
+		return err
+	}
+	want := strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' })
+	i := 0
+	var got []string
+	for _, ev := range last.Response.Events {
+		got = append(got, string(ev.Type))
+		if i < len(want) && string(ev.Type) == want[i] {
+			i++
+		}
+	}
+	if i < len(want) {
+		return fmt.Errorf("the stream carried %v; want %v in that order", got, want)
+	}
+	return nil
+}
+
 func (t *then) carriesProviderRequest(_ context.Context, approvalID, callID string) error {
 	last, err := t.world().lastOK()
 	if err != nil {

@@ -45,7 +45,7 @@ func (u *user) answers(ctx context.Context, verb, ids, reason string) error {
 }
 
 func (u *user) answersTable(ctx context.Context, table *godog.Table) error {
-	rows, err := tableRows(table, "call", "answer")
+	rows, err := tableRows(table, "answer")
 	if err != nil {
 		return err
 	}
@@ -59,13 +59,49 @@ func (u *user) answersTable(ctx context.Context, table *godog.Table) error {
 		default:
 			return fmt.Errorf("row %d: answer %q is neither approve nor deny", i+1, r["answer"])
 		}
-		p, err := u.response(r["call"], approved, r["reason"])
-		if err != nil {
-			return fmt.Errorf("row %d: %w", i+1, err)
+		var calls []string
+		switch {
+		case r["call"] != "":
+			calls = []string{r["call"]}
+		case r["tool"] != "":
+			calls = u.pendingCallsTo(r["tool"])
+			if len(calls) == 0 {
+				return fmt.Errorf("row %d: no call to %q waits for approval", i+1, r["tool"])
+			}
+		default:
+			return fmt.Errorf("row %d: name a call or a tool", i+1)
 		}
-		parts = append(parts, p)
+		for _, call := range calls {
+			p, err := u.response(call, approved, r["reason"])
+			if err != nil {
+				return fmt.Errorf("row %d: %w", i+1, err)
+			}
+			parts = append(parts, p)
+		}
 	}
 	return u.world().send(ctx, toolMessage(parts...))
+}
+
+// pendingCallsTo lists the calls to a tool whose approval requests have no
+// answer and no result yet, in call order.
+func (u *user) pendingCallsTo(tool string) []string {
+	ix := model.IndexOf(u.world().history)
+	var out []string
+	for _, id := range ix.CallOrder {
+		call, _ := ix.Call(id)
+		if call.ToolName != tool {
+			continue
+		}
+		req, ok := ix.RequestForCall(id)
+		if !ok || len(ix.Responses[req.ApprovalID]) > 0 {
+			continue
+		}
+		if _, done := ix.Result(id); done {
+			continue
+		}
+		out = append(out, id)
+	}
+	return out
 }
 
 func (u *user) approvesTwice(ctx context.Context, callID string) error {

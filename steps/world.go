@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -60,22 +61,25 @@ type turnSpec struct {
 
 // world is the state of one scenario.
 type world struct {
-	suite    *Suite
-	info     *target.Info
-	mode     target.Mode
-	profile  wire.Profile
-	tools    []*toolSpec
-	toolkit  target.Toolkit
-	omitted  map[string]bool
-	options  target.Options
-	tl       *timeline
-	harness  *harness
-	sim      *simulator.Model
-	pending  []simulator.Turn // scripted turns not yet given to the simulator
-	history  []model.Message
-	turns    []*turnRecord
-	na       *notApplicable
-	modelErr error
+	suite   *Suite
+	info    *target.Info
+	mode    target.Mode
+	profile wire.Profile
+	tools   []*toolSpec
+	toolkit target.Toolkit
+	omitted map[string]bool
+	options target.Options
+	tl      *timeline
+	harness *harness
+	sim     *simulator.Model
+	pending []simulator.Turn // scripted turns not yet given to the simulator
+	history []model.Message
+	turns   []*turnRecord
+	na      *notApplicable
+	// outOfShard marks a scenario another shard runs: it is skipped and
+	// not recorded.
+	outOfShard bool
+	client     *clientWorld
 }
 
 func newWorld(s *Suite, info *target.Info) *world {
@@ -156,10 +160,14 @@ func (w *world) turnRequest(messages json.RawMessage) (*target.TurnRequest, erro
 			if w.omitted[t.name] {
 				continue
 			}
+			schema := t.schema
+			if schema == nil {
+				schema = json.RawMessage(`{"type":"object"}`)
+			}
 			req.Tools = append(req.Tools, target.Tool{
 				Name:        t.name,
 				Description: "The " + t.name + " tool of the scenario.",
-				InputSchema: json.RawMessage(`{"type":"object"}`),
+				InputSchema: schema,
 				Approval:    t.approval,
 			})
 		}
@@ -321,7 +329,15 @@ func (w *world) problems() []problem {
 	for _, k := range keys {
 		out = append(out, problem{check: "WIRE-03", detail: fmt.Sprintf("WIRE-03: tool call %s ran %d times in turn %d", k.call, count[k], k.turn)})
 	}
-	return out
+	return append(out, w.client.problems()...)
+}
+
+// requireRole marks the scenario not applicable when the target does not
+// play the role.
+func (w *world) requireRole(role string) {
+	if !slices.Contains(w.info.Roles, role) {
+		w.na = &notApplicable{reason: fmt.Sprintf("the target does not play the %s role", role)}
+	}
 }
 
 type problem struct {

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
@@ -26,6 +27,8 @@ type Target interface {
 	Info(ctx context.Context) (*Info, error)
 	// Agent returns the agent role, or nil if the target does not play it.
 	Agent() Agent
+	// Client returns the client role, or nil if the target does not play it.
+	Client() Client
 	// Close releases what the target holds.
 	Close() error
 }
@@ -72,6 +75,11 @@ type Features struct {
 	// ToolErrors is result (a failing tool gives an error result) or
 	// turn-error (the turn fails with ToolExecution).
 	ToolErrors string `json:"toolErrors"`
+	// ClientProtocols are the chat protocols the client role speaks:
+	// ag-ui, ag-ui-legacy, ui-message-stream.
+	ClientProtocols []string `json:"clientProtocols,omitempty"`
+	// ClientTools: the client role runs client-side tools (Session.ToolOutput).
+	ClientTools bool `json:"clientTools,omitempty"`
 }
 
 // Has reports whether the target declares the named feature. Names are the
@@ -99,6 +107,11 @@ func (f Features) Has(name string) bool {
 		return f.ToolErrors == "" || f.ToolErrors == "result"
 	case "toolErrors:turn-error":
 		return f.ToolErrors == "turn-error"
+	case "clientTools":
+		return f.ClientTools
+	}
+	if p, ok := strings.CutPrefix(name, "clientProtocol:"); ok {
+		return slices.Contains(f.ClientProtocols, p)
 	}
 	return false
 }

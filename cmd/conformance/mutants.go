@@ -21,7 +21,7 @@ func cmdMutants(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	if *verify {
 		res, err := runner.RunMutants(ctx, mutants.All(), func(m mutants.Mutant) target.Target {
-			return inprocess.New(m.New(), m.Name)
+			return inprocess.New(m.New(), m.Name, inprocess.WithClientOptions(m.ClientOptions()...))
 		}, runner.Options{})
 		if err != nil {
 			return 0, err

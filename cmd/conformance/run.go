@@ -51,7 +51,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		if err != nil {
 			return 0, describeFlagErr("mutant", err)
 		}
-		tgt = inprocess.New(m.New(reference.WithDenialPolicy(policy)), "mutant "+m.Name)
+		tgt = inprocess.New(m.New(reference.WithDenialPolicy(policy)), "mutant "+m.Name, inprocess.WithClientOptions(m.ClientOptions()...))
 	case *ref:
 		tgt = inprocess.New(reference.New(reference.WithDenialPolicy(policy)), "reference")
 	default:

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/approval-conformance-kit/ack/reference"
+	"github.com/approval-conformance-kit/ack/reference/chatclient"
 	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
@@ -23,18 +24,38 @@ type Mutant struct {
 	// Source is where the bug comes from (a seed, an SDK issue).
 	Source string
 
+	// Role is the side of the protocol the bug is on: agent or client.
+	Role string
+
 	faults fault.Set
 	opts   []reference.Option
 }
 
-// New returns an agent carrying the mutant's bug.
+// New returns an agent carrying the mutant's bug (a clean agent for a
+// client mutant).
 func (m Mutant) New(opts ...reference.Option) *reference.Agent {
 	all := append(append([]reference.Option(nil), m.opts...), opts...)
+	if m.Role == "client" {
+		return reference.New(all...)
+	}
 	return reference.New(append(all, reference.WithFaults(m.faults))...)
 }
 
+// ClientOptions returns the options of a chat client carrying the mutant's
+// bug (none for an agent mutant).
+func (m Mutant) ClientOptions() []chatclient.Option {
+	if m.Role != "client" {
+		return nil
+	}
+	return []chatclient.Option{chatclient.WithFaults(m.faults)}
+}
+
+func clientMutant(name string, f fault.Fault, checks []string, bug, source string) Mutant {
+	return Mutant{Name: name, Bug: bug, Checks: checks, Source: source, Role: "client", faults: fault.Of(f)}
+}
+
 func mutant(name string, f fault.Fault, checks []string, bug, source string, opts ...reference.Option) Mutant {
-	return Mutant{Name: name, Bug: bug, Checks: checks, Source: source, faults: fault.Of(f), opts: opts}
+	return Mutant{Name: name, Bug: bug, Checks: checks, Source: source, Role: "agent", faults: fault.Of(f), opts: opts}
 }
 
 // withFaults adds bugs a mutant needs so that another defence of the
@@ -117,6 +138,21 @@ var all = []Mutant{
 		"honours approval requests it never issued", "Vercel tool-approval-signature"),
 	mutant("signature-ignores-input", fault.SignatureIgnoresInput, []string{"SEC-02"},
 		"signs approvals without the call's input, so an edited input still runs", "Vercel tool-approval-signature"),
+
+	clientMutant("client-without-continuation-skipped", fault.NoContinuationSkipped, []string{"CHAIN-02", "CHAIN-03"},
+		"the pre-fix client of seed 002: an approval given while the continuation stream runs is swallowed", "seed 002"),
+	clientMutant("client-filters-approval-events", fault.FilterApprovalEvents, []string{"REQ-07"},
+		"a transport that takes approval requests out of the stream into a side channel", "seed 004"),
+	clientMutant("client-continues-after-each-approval", fault.ContinueEachApproval, []string{"CHAIN-01"},
+		"sends a continuation after each answer instead of once every call is answered", "seed 002 areAllToolsComplete"),
+	clientMutant("client-continues-before-complete", fault.ContinueBeforeComplete, []string{"CHAIN-01"},
+		"continues while a call still waits for its client-side output", "TanStack AI mixed batches"),
+	clientMutant("client-leaves-dangling-call", fault.DanglingOnNewMessage, []string{"CHAIN-05"},
+		"sends a new user message with an approval still pending and unanswered", "vercel/ai #12709"),
+	clientMutant("client-state-regresses", fault.StateRegresses, []string{"CHAIN-04"},
+		"moves a tool call back to awaiting-input when a continuation re-sends it", "TanStack AI re-emitted tool calls"),
+	clientMutant("client-duplicates-calls", fault.DuplicateParts, []string{"CHAIN-06"},
+		"adds a second part for a tool call a continuation re-sends", "TanStack AI #532"),
 }
 
 // All returns the mutants, sorted by name.

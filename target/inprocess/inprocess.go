@@ -8,25 +8,42 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 
+	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/reference"
+	"github.com/approval-conformance-kit/ack/reference/chatclient"
 	"github.com/approval-conformance-kit/ack/target"
 )
 
 // Version is the reference's version as the target reports it.
 const Version = "0.1.0"
 
-// Target drives a reference agent in-process.
+// Target drives a reference agent, and the reference chat client, in-process.
 type Target struct {
-	agent *reference.Agent
-	name  string
+	agent      *reference.Agent
+	name       string
+	clientOpts []chatclient.Option
+	http       *http.Client
+}
+
+// Option configures a Target.
+type Option func(*Target)
+
+// WithClientOptions configures the reference chat client of the client role.
+func WithClientOptions(opts ...chatclient.Option) Option {
+	return func(t *Target) { t.clientOpts = append(t.clientOpts, opts...) }
 }
 
 // New returns a target for the agent; name appears in reports ("reference"
 // for the clean runtime, the mutant's name for a mutant).
-func New(agent *reference.Agent, name string) *Target {
-	return &Target{agent: agent, name: name}
+func New(agent *reference.Agent, name string, opts ...Option) *Target {
+	t := &Target{agent: agent, name: name, http: streamingClient}
+	for _, o := range opts {
+		o(t)
+	}
+	return t
 }
 
 // Info implements target.Target.
@@ -35,7 +52,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 		Name:    t.name,
 		Version: Version,
 		SDK:     "ack-reference",
-		Roles:   []string{target.RoleAgent},
+		Roles:   []string{target.RoleAgent, target.RoleClient},
 		Features: target.Features{
 			Modes:            []target.Mode{target.Generate, target.Stream},
 			DynamicPolicy:    true,
@@ -44,12 +61,17 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ToolkitErrors:    true,
 			DenialPolicy:     string(t.agent.DenialPolicy()),
 			ToolErrors:       "result",
+			ClientProtocols:  append([]string(nil), chat.Protocols...),
+			ClientTools:      true,
 		},
 	}, nil
 }
 
 // Agent implements target.Target.
 func (t *Target) Agent() target.Agent { return agentRole{t} }
+
+// Client implements target.Target.
+func (t *Target) Client() target.Client { return clientRole{t} }
 
 // Close implements target.Target.
 func (t *Target) Close() error { return nil }

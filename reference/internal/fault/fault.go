@@ -43,11 +43,23 @@ const (
 	NoSignatureCheck
 	SignatureIgnoresInput
 	NoResultPlacement
+
+	// Faults of the chat client.
+	NoContinuationSkipped
+	ContinueEachApproval
+	ContinueBeforeComplete
+	DanglingOnNewMessage
+	FilterApprovalEvents
+	StateRegresses
+	DuplicateParts
 	maxFault
 )
 
 // Set is a set of faults.
 type Set struct{ bits uint64 }
+
+// There must be room for every fault in a Set.
+var _ = [64 - maxFault]struct{}{}
 
 // Of returns the set holding fs.
 func Of(fs ...Fault) Set {

@@ -1,0 +1,74 @@
+package baseline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/approval-conformance-kit/ack/report"
+)
+
+func run() *report.Run {
+	return &report.Run{Scenarios: []report.Scenario{
+		{ID: "a.feature: one (stream)", Checks: []string{"PRE-01", "PRE-08"}, Verdict: report.Fail,
+			CheckVerdicts: map[string]report.Verdict{"PRE-01": report.Fail, "PRE-08": report.Fail}},
+		{ID: "a.feature: two", Checks: []string{"PRE-02"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"PRE-02": report.Pass}},
+		{ID: "b.feature: three", Checks: []string{"WIRE-04"}, Verdict: report.Warn, CheckVerdicts: map[string]report.Verdict{"WIRE-04": report.Warn}},
+		{ID: "c.feature: four", Checks: []string{"REQ-01"}, Verdict: report.Timeout, CheckVerdicts: map[string]report.Verdict{"REQ-01": report.Timeout}},
+	}}
+}
+
+func TestApply(t *testing.T) {
+	f, err := Parse("base.yaml", []byte(`expectedFailures:
+  - scenario: "a.feature: one (stream)"
+    check: PRE-08
+    reason: stream mode is broken
+  - scenario: "a.feature: two"
+    reason: it used to fail
+  - scenario: "c.feature: *"
+    reason: the target hangs there
+  - scenario: "z.feature: gone"
+    reason: filtered out
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Apply(f, run())
+	if len(o.Expected) != 2 || o.Expected[0].Check != "PRE-08" || o.Expected[1].Scenario != "c.feature: four" {
+		t.Errorf("expected %+v", o.Expected)
+	}
+	if len(o.Unexpected) != 1 || o.Unexpected[0].Check != "PRE-01" {
+		t.Errorf("unexpected %+v", o.Unexpected)
+	}
+	if len(o.Stale) != 1 || o.Stale[0].Scenario != "a.feature: two" {
+		t.Errorf("stale %+v", o.Stale)
+	}
+	if len(o.NotRun) != 1 || o.NotRun[0].Scenario != "z.feature: gone" {
+		t.Errorf("not run %+v", o.NotRun)
+	}
+	if o.OK() {
+		t.Error("a run with an unexpected failure and a stale entry is OK")
+	}
+}
+
+func TestEmptyBaseline(t *testing.T) {
+	o := Apply(nil, run())
+	if len(o.Unexpected) != 3 || o.OK() {
+		t.Errorf("unexpected %+v", o.Unexpected)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for name, tc := range map[string]struct{ doc, want string }{
+		"no reason":     {"expectedFailures:\n  - scenario: x\n", "b.yaml:2: reason: say why"},
+		"unknown field": {"expectedFailures:\n  - scenario: x\n    reason: y\n    why: z\n", "b.yaml:4: why: unknown field"},
+		"unknown check": {"expectedFailures:\n  - scenario: x\n    check: PRE-99\n    reason: y\n", `b.yaml:2: check: unknown check "PRE-99"`},
+		"duplicate":     {"expectedFailures:\n  - {scenario: x, reason: y}\n  - {scenario: x, reason: z}\n", "already listed on line 2"},
+		"top field":     {"expected: []\n", "b.yaml:1:"},
+		"not a mapping": {"expectedFailures:\n  - just text\n", "b.yaml:2: an entry is a mapping"},
+	} {
+		_, err := Parse("b.yaml", []byte(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", name, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,343 @@
+// Package chatsim is the harness's scripted chat server: it plays the server
+// side to a chat client under test, in the client's wire protocol, turn by
+// turn, and journals every request the client makes.
+//
+// A turn may hold its stream open before the last event until the test
+// releases it, so a test can act while a stream is running: seed 002's race
+// (the second approval given while the continuation stream is still open)
+// is reproduced deterministically, with channels and no sleeps.
+//
+// Like net/http/httptest, a Server is a real loopback HTTP server with a URL
+// and Close; many conversations share it, each under its own path.
+package chatsim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+
+	"github.com/approval-conformance-kit/ack/chat"
+)
+
+// MaxRequestBody bounds a request body.
+const MaxRequestBody = 4 << 20
+
+// Turn is the answer to one request.
+type Turn struct {
+	Events []chat.Event
+	// Hold keeps the stream open before its last event until Release.
+	Hold bool
+	// Optional turns answer a request a valid client may or may not make;
+	// they are not reported when unused, and are dropped when a required
+	// turn is appended after them.
+	Optional bool
+}
+
+// Answer is an approval answer a request carries.
+type Answer struct {
+	ApprovalID string `json:"approvalId"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Approved   bool   `json:"approved"`
+	Reason     string `json:"reason,omitempty"`
+	// Via says how: "parts" (the message parts) or "resume" (AG-UI).
+	Via string `json:"via"`
+}
+
+// Request is the journal record of one request.
+type Request struct {
+	// N is the 1-based number of the request.
+	N int `json:"n"`
+	// Turn is the 0-based script turn that answered it, or -1.
+	Turn int `json:"turn"`
+	// Body is the raw request body.
+	Body json.RawMessage `json:"body"`
+	// Decoded is the request as the protocol reads it (nil if it did not).
+	Decoded *chat.Request `json:"-"`
+	// Error is why the request could not be decoded or answered.
+	Error string `json:"error,omitempty"`
+	// Answers are the approval answers the request carries.
+	Answers []Answer `json:"answers,omitempty"`
+	// Outputs are the tool calls whose outputs the request carries.
+	Outputs []string `json:"outputs,omitempty"`
+	// Dangling are tool calls with neither answer nor output that a later
+	// user message leaves behind (check CHAIN-05).
+	Dangling []string `json:"dangling,omitempty"`
+	// Duplicates are tool call ids that appear in more than one part
+	// (check CHAIN-06).
+	Duplicates []string `json:"duplicates,omitempty"`
+}
+
+// Conversation is one scripted conversation. It is safe for concurrent use.
+type Conversation struct {
+	codec chat.Codec
+
+	mu       sync.Mutex
+	turns    []Turn
+	gates    []chan struct{}
+	next     int
+	requests []Request
+	holding  int // the turn whose stream is held open, or -1
+	problems []string
+	changed  chan struct{}
+}
+
+// NewConversation returns a conversation speaking the codec's protocol.
+func NewConversation(codec chat.Codec) *Conversation {
+	return &Conversation{codec: codec, holding: -1, changed: make(chan struct{})}
+}
+
+// Protocol returns the conversation's protocol name.
+func (c *Conversation) Protocol() string { return c.codec.Name() }
+
+// Append adds a turn to the script and returns its index.
+func (c *Conversation) Append(t Turn) (int, error) {
+	if len(t.Events) == 0 {
+		return 0, fmt.Errorf("chatsim: a turn needs at least one event")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !t.Optional {
+		for len(c.turns) > c.next && c.turns[len(c.turns)-1].Optional {
+			c.turns = c.turns[:len(c.turns)-1]
+			c.gates = c.gates[:len(c.gates)-1]
+		}
+	}
+	c.turns = append(c.turns, t)
+	c.gates = append(c.gates, make(chan struct{}))
+	return len(c.turns) - 1, nil
+}
+
+// Release lets a held turn's stream end. Releasing a turn twice is an error.
+func (c *Conversation) Release(turn int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if turn < 0 || turn >= len(c.gates) {
+		return fmt.Errorf("chatsim: no turn %d to release", turn)
+	}
+	select {
+	case <-c.gates[turn]:
+		return fmt.Errorf("chatsim: turn %d was already released", turn)
+	default:
+		close(c.gates[turn])
+	}
+	if c.holding == turn {
+		// Released now, not when the handler next runs: a test that waits
+		// for the next held stream must not see this one.
+		c.holding = -1
+		c.notifyLocked()
+	}
+	return nil
+}
+
+// Holding returns the turn whose stream is held open right now.
+func (c *Conversation) Holding() (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.holding, c.holding >= 0
+}
+
+// WaitHolding blocks until a stream is held open, or ctx ends.
+func (c *Conversation) WaitHolding(ctx context.Context) (int, error) {
+	for {
+		c.mu.Lock()
+		h, ch := c.holding, c.changed
+		c.mu.Unlock()
+		if h >= 0 {
+			return h, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return -1, ctx.Err()
+		}
+	}
+}
+
+// Requests returns a copy of the journal.
+func (c *Conversation) Requests() []Request {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Request(nil), c.requests...)
+}
+
+// Problems returns what fails the scenario: requests past the end of the
+// script, requests that could not be decoded, and turns left unconsumed.
+func (c *Conversation) Problems() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := append([]string(nil), c.problems...)
+	left := 0
+	for _, t := range c.turns[c.next:] {
+		if !t.Optional {
+			left++
+		}
+	}
+	if left > 0 {
+		out = append(out, fmt.Sprintf("%d scripted chat response(s) left unused (the client made %d request(s))", left, len(c.requests)))
+	}
+	return out
+}
+
+func (c *Conversation) notifyLocked() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+// ServeHTTP answers one request of the client with the next turn.
+func (c *Conversation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, "chatsim: only POST is served")
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBody))
+	c.mu.Lock()
+	rec := Request{N: len(c.requests) + 1, Turn: -1, Body: append(json.RawMessage(nil), body...)}
+	if err != nil {
+		rec.Error = "reading the body: " + err.Error()
+	} else if dec, derr := c.codec.DecodeRequest(body); derr != nil {
+		rec.Error = fmt.Sprintf("the %s request does not decode: %v", c.codec.Name(), derr)
+	} else {
+		rec.Decoded = dec
+		analyze(&rec, dec)
+	}
+	if rec.Error != "" {
+		c.problems = append(c.problems, fmt.Sprintf("request %d: %s", rec.N, rec.Error))
+		c.requests = append(c.requests, rec)
+		c.notifyLocked()
+		c.mu.Unlock()
+		writeError(w, http.StatusBadRequest, rec.Error)
+		return
+	}
+	if c.next >= len(c.turns) {
+		c.problems = append(c.problems, fmt.Sprintf("request %d is past the end of the script (%d response(s) scripted)", rec.N, len(c.turns)))
+		c.requests = append(c.requests, rec)
+		c.notifyLocked()
+		c.mu.Unlock()
+		writeError(w, http.StatusConflict, fmt.Sprintf("chatsim: request %d is past the end of the script", rec.N))
+		return
+	}
+	turnIndex := c.next
+	c.next++
+	rec.Turn = turnIndex
+	turn, gate := c.turns[turnIndex], c.gates[turnIndex]
+	c.requests = append(c.requests, rec)
+	c.notifyLocked()
+	c.mu.Unlock()
+
+	for k, v := range c.codec.ResponseHeaders() {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	flush := func() {
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	ew := c.codec.NewWriter(w, flush, rec.Decoded)
+	events := turn.Events
+	if turn.Hold {
+		for _, ev := range events[:len(events)-1] {
+			if ew.Write(ev) != nil {
+				return
+			}
+		}
+		c.setHolding(turnIndex)
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+		}
+		c.clearHolding(turnIndex)
+		events = events[len(events)-1:]
+	}
+	for _, ev := range events {
+		if ew.Write(ev) != nil {
+			return
+		}
+	}
+	_ = ew.Close() // the client may have gone; nothing to do about it
+}
+
+func (c *Conversation) setHolding(turn int) {
+	c.mu.Lock()
+	c.holding = turn
+	c.notifyLocked()
+	c.mu.Unlock()
+}
+
+// clearHolding ends the hold of a turn, if it is still the one held.
+func (c *Conversation) clearHolding(turn int) {
+	c.mu.Lock()
+	if c.holding == turn {
+		c.holding = -1
+		c.notifyLocked()
+	}
+	c.mu.Unlock()
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(map[string]string{"error": msg}) // a string map always marshals
+	_, _ = w.Write(b)
+}
+
+// analyze records what a request carries: answers, outputs, dangling calls
+// and duplicates.
+func analyze(rec *Request, req *chat.Request) {
+	seen := map[string]int{}
+	resumed := map[string]chat.Resume{}
+	for _, r := range req.Resume {
+		resumed[r.InterruptID] = r
+	}
+	lastUser := -1
+	for i, m := range req.Messages {
+		if m.Role == chat.RoleUser {
+			lastUser = i
+		}
+	}
+	for i, m := range req.Messages {
+		for _, p := range m.Parts {
+			if p.Type != chat.PartToolCall {
+				continue
+			}
+			seen[p.ToolCallID]++
+			if seen[p.ToolCallID] == 2 {
+				rec.Duplicates = append(rec.Duplicates, p.ToolCallID)
+			}
+			answered := false
+			if a := p.Approval; a != nil {
+				if a.Approved != nil {
+					rec.Answers = append(rec.Answers, Answer{ApprovalID: a.ID, ToolCallID: p.ToolCallID, Approved: *a.Approved, Reason: a.Reason, Via: "parts"})
+					answered = true
+				}
+				for _, key := range []string{a.InterruptID, a.ID} {
+					if r, ok := resumed[key]; ok && key != "" {
+						rec.Answers = append(rec.Answers, Answer{ApprovalID: a.ID, ToolCallID: p.ToolCallID, Approved: r.Approved, Reason: r.Reason, Via: "resume"})
+						delete(resumed, key)
+						answered = true
+					}
+				}
+			}
+			if len(p.Output) > 0 || p.State == chat.OutputAvailable {
+				rec.Outputs = append(rec.Outputs, p.ToolCallID)
+				answered = true
+			}
+			if p.State.Terminal() || p.ProviderExecuted {
+				answered = true
+			}
+			if !answered && m.Role == chat.RoleAssistant && lastUser > i {
+				rec.Dangling = append(rec.Dangling, p.ToolCallID)
+			}
+		}
+	}
+	for _, r := range req.Resume {
+		if _, left := resumed[r.InterruptID]; left {
+			rec.Answers = append(rec.Answers, Answer{ApprovalID: r.InterruptID, Approved: r.Approved, Reason: r.Reason, Via: "resume"})
+		}
+	}
+}

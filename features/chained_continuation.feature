@@ -1,0 +1,191 @@
+@client
+Feature: Chained continuation
+  The UI side of tool approval (seed 002). A chat client shows approval
+  requests as they stream in, sends exactly one continuation request once
+  every tool call of the last assistant message is complete, acts on an
+  answer given while a stream is still running, and never leaves a call
+  dangling. The harness plays the chat server: it scripts each response, can
+  hold a stream open while the user acts, and journals every request.
+
+  @CHAIN-01 @CHAIN-04
+  Scenario Outline: the client continues once, when every call of the step is answered (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+      | call     | call_B | deleteFile | {"path":"/b"} |
+      | approval | call_B | deleteFile | {"path":"/b"} |
+    When the user sends "delete a and b" in the client
+    Then the client shows an approval request for "call_A"
+    And the client shows an approval request for "call_B"
+    When the user approves "call_A" in the client
+    Then the client made 1 request
+    Given the chat server answers with:
+      | event  | call   | tool       | text               |
+      | result | call_A | deleteFile |                    |
+      | denied | call_B | deleteFile |                    |
+      | text   |        |            | Deleted a, kept b. |
+    When the user denies "call_B" in the client because "keep b"
+    Then the client made 2 requests
+    And request 2 carries the approval of "call_A"
+    And request 2 carries the denial of "call_B"
+    And the tool call "call_A" went through awaiting-input, input-complete, approval-requested, approval-responded and output-available
+    And every tool call's state moved forward only
+
+    Examples:
+      | protocol          |
+      | ag-ui             |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-01
+  Scenario Outline: the client does not continue while a call waits for its client-side output (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the client runs a tool "pickColor" itself
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+      | call     | call_C | pickColor  | {}            |
+    When the user sends "delete a and pick a colour" in the client
+    Then the client shows an approval request for "call_A"
+    When the user approves "call_A" in the client
+    Then the client made 1 request
+    Given the chat server answers with the text "Deleted a; red it is."
+    When the client's tool returns {"color":"red"} for "call_C"
+    Then the client made 2 requests
+    And request 2 carries the approval of "call_A"
+
+    Examples:
+      | protocol          |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-02 @CHAIN-03
+  Scenario Outline: an approval given while the continuation stream is open is acted on when it ends (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+    When the user sends "delete a, then b" in the client
+    Then the client shows an approval request for "call_A"
+    Given the chat server answers with the following, holding the stream open:
+      | event    | call   | tool       | input         |
+      | result   | call_A | deleteFile |               |
+      | call     | call_B | deleteFile | {"path":"/b"} |
+      | approval | call_B | deleteFile | {"path":"/b"} |
+    When the user approves "call_A" in the client
+    Then the client shows an approval request for "call_B"
+    When the user approves "call_B" in the client
+    Then the client made 2 requests
+    Given the chat server answers with the text "Deleted a and b."
+    When the chat server ends the held stream
+    Then the client made 3 requests
+    And request 3 carries the approval of "call_B"
+
+    Examples:
+      | protocol          |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-03
+  Scenario Outline: three chained approvals complete with four requests (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+    When the user sends "delete a, b and c, one by one" in the client
+    Given the chat server answers with:
+      | event    | call   | tool       | input         |
+      | result   | call_A | deleteFile |               |
+      | call     | call_B | deleteFile | {"path":"/b"} |
+      | approval | call_B | deleteFile | {"path":"/b"} |
+    When the user approves "call_A" in the client
+    Given the chat server answers with:
+      | event    | call   | tool       | input         |
+      | result   | call_B | deleteFile |               |
+      | call     | call_C | deleteFile | {"path":"/c"} |
+      | approval | call_C | deleteFile | {"path":"/c"} |
+    When the user approves "call_B" in the client
+    Given the chat server answers with the text "Deleted a, b and c."
+    When the user approves "call_C" in the client
+    Then the client made 4 requests
+    And request 4 carries the approval of "call_C"
+
+    Examples:
+      | protocol          |
+      | ag-ui             |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-04 @CHAIN-06
+  Scenario Outline: a continuation that re-sends a call moves nothing backwards and duplicates nothing (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+    When the user sends "delete a" in the client
+    Given the chat server answers with:
+      | event  | call   | tool       | input         | text        |
+      | recall | call_A | deleteFile | {"path":"/a"} |             |
+      | result | call_A | deleteFile |               |             |
+      | text   |        |            |               | Deleted a.  |
+    When the user approves "call_A" in the client
+    Then the client made 2 requests
+    And every tool call's state moved forward only
+    And the client holds each tool call once
+    And the tool call "call_A" went through approval-requested, approval-responded and output-available
+
+    Examples:
+      | protocol          |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-05
+  Scenario Outline: a new message while an approval is pending leaves no call dangling (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+    When the user sends "delete a" in the client
+    Then the client shows an approval request for "call_A"
+    Given the chat server may answer with the text "All right, I will not delete a."
+    When the user sends "actually, never mind" in the client
+    Then the message was refused with a clear error, or "call_A" was answered in the request that sent it
+    And no request left a call dangling
+
+    Examples:
+      | protocol          |
+      | ag-ui             |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @REQ-07
+  Scenario Outline: approval requests reach the client unchanged (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         | text                      |
+      | text     |        |            |               | I need your approval.     |
+      | call     | call_A | deleteFile | {"path":"/a"} |                           |
+      | approval | call_A | deleteFile | {"path":"/a"} |                           |
+    When the user sends "delete a" in the client
+    Then the client shows an approval request for "call_A"
+    And the client shows the approval request for "call_A" with the id the server sent
+
+    Examples:
+      | protocol          |
+      | ag-ui             |
+      | ag-ui-legacy      |
+      | ui-message-stream |

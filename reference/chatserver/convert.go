@@ -1,0 +1,121 @@
+package chatserver
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/approval-conformance-kit/ack/chat"
+	"github.com/approval-conformance-kit/ack/model"
+)
+
+// ToModelMessages turns a chat request into the canonical conversation: user
+// text, assistant text and tool calls with their approval requests (and
+// signatures), then a tool message per assistant message with what the
+// client knows of each call: its result, its denial, or the user's answer.
+// AG-UI resume entries answer the approval whose interrupt id (or approval
+// id) they name.
+func ToModelMessages(req *chat.Request) ([]model.Message, error) {
+	resume := map[string]chat.Resume{}
+	for _, r := range req.Resume {
+		resume[r.InterruptID] = r
+	}
+	var out []model.Message
+	for i, m := range req.Messages {
+		switch m.Role {
+		case chat.RoleUser, chat.RoleSystem:
+			text := ""
+			for _, p := range m.Parts {
+				if p.Type == chat.PartText {
+					text += p.Text
+				}
+			}
+			msg := model.UserText(text)
+			if m.Role == chat.RoleSystem {
+				msg = model.SystemText(text)
+			}
+			out = append(out, msg)
+		case chat.RoleAssistant:
+			assistant := model.Message{Role: model.RoleAssistant}
+			tool := model.Message{Role: model.RoleTool}
+			for j, p := range m.Parts {
+				switch p.Type {
+				case chat.PartText:
+					if p.Text != "" {
+						assistant.Content = append(assistant.Content, model.Text(p.Text))
+					}
+				case chat.PartToolCall:
+					if p.ToolCallID == "" || p.ToolName == "" {
+						return nil, fmt.Errorf("messages[%d].parts[%d]: a tool call needs an id and a name", i, j)
+					}
+					input := p.Input
+					if len(input) == 0 {
+						input = json.RawMessage("{}")
+					}
+					if !json.Valid(input) {
+						return nil, fmt.Errorf("messages[%d].parts[%d].input: not valid JSON", i, j)
+					}
+					call := model.ToolCall(p.ToolCallID, p.ToolName, input)
+					call.ProviderExecuted = p.ProviderExecuted
+					assistant.Content = append(assistant.Content, call)
+					if a := p.Approval; a != nil && a.ID != "" {
+						req := model.ApprovalRequest(a.ID, p.ToolCallID)
+						req.Signature = a.Signature
+						assistant.Content = append(assistant.Content, req)
+					}
+					if part, ok := toolPart(p, resume); ok {
+						tool.Content = append(tool.Content, part)
+					}
+				default:
+					return nil, fmt.Errorf("messages[%d].parts[%d].type: unknown part type %q", i, j, p.Type)
+				}
+			}
+			if len(assistant.Content) > 0 {
+				out = append(out, assistant)
+			}
+			if len(tool.Content) > 0 {
+				out = append(out, tool)
+			}
+		default:
+			return nil, fmt.Errorf("messages[%d].role: unknown role %q", i, m.Role)
+		}
+	}
+	return out, nil
+}
+
+// toolPart is what the client knows of a call's outcome, as a tool-message
+// part: a result, or the user's answer to its approval.
+func toolPart(p chat.Part, resume map[string]chat.Resume) (model.Part, bool) {
+	switch p.State {
+	case chat.OutputAvailable:
+		out := p.Output
+		if len(out) == 0 {
+			out = json.RawMessage("null")
+		}
+		return model.ToolResult(p.ToolCallID, p.ToolName, model.JSONOutput(out)), true
+	case chat.OutputError:
+		return model.ToolResult(p.ToolCallID, p.ToolName, model.ErrorTextOutput(p.ErrorText)), true
+	case chat.OutputDenied:
+		reason := ""
+		if p.Approval != nil {
+			reason = p.Approval.Reason
+		}
+		return model.ToolResult(p.ToolCallID, p.ToolName, model.DeniedOutput(reason)), true
+	}
+	a := p.Approval
+	if a == nil {
+		return model.Part{}, false
+	}
+	if a.Approved != nil {
+		resp := model.ApprovalResponse(a.ID, *a.Approved, a.Reason)
+		resp.ProviderExecuted = p.ProviderExecuted
+		return resp, true
+	}
+	for _, key := range []string{a.InterruptID, a.ID} {
+		if r, ok := resume[key]; ok && key != "" {
+			resp := model.ApprovalResponse(a.ID, r.Approved, r.Reason)
+			resp.ProviderExecuted = p.ProviderExecuted
+			return resp, true
+		}
+	}
+	return model.Part{}, false
+}

@@ -1,0 +1,59 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Badge is a shields.io endpoint badge (https://shields.io/badges/endpoint-badge):
+// serve badge.json and point https://img.shields.io/endpoint?url=... at it.
+type Badge struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	Label         string `json:"label"`
+	Message       string `json:"message"`
+	Color         string `json:"color"`
+}
+
+// BadgeOf returns the badge of a run, labelled "approval conformance":
+//
+//   - pass: "35/35 checks" (checks passed of those that applied),
+//     brightgreen; with SHOULD warnings "pass, 2 warnings", yellow;
+//   - fail: "fail: 3 MUST checks", red;
+//   - incomplete: "incomplete: 2 errors" (scenarios that errored or timed
+//     out), lightgrey;
+//   - no check exercised: "no checks", lightgrey.
+func BadgeOf(r *Run) Badge {
+	b := Badge{SchemaVersion: 1, Label: "approval conformance"}
+	t := r.Totals()
+	st := r.ScenarioTotals()
+	switch r.Result() {
+	case ResultFail:
+		b.Message = "fail: " + plural(len(r.FailedMustChecks()), "MUST check", "MUST checks")
+		b.Color = "red"
+	case ResultIncomplete:
+		b.Message = "incomplete: " + plural(st[Error]+st[Timeout], "error", "errors")
+		b.Color = "lightgrey"
+	default:
+		applied := len(r.Checks) - t[NotApplicable]
+		switch {
+		case applied == 0:
+			b.Message, b.Color = "no checks", "lightgrey"
+		case t[Warn] > 0:
+			b.Message, b.Color = "pass, "+plural(t[Warn], "warning", "warnings"), "yellow"
+		default:
+			b.Message, b.Color = fmt.Sprintf("%d/%d checks", t[Pass], applied), "brightgreen"
+		}
+	}
+	return b
+}
+
+func encodeBadge(r *Run) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(BadgeOf(r)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,272 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/approval-conformance-kit/ack/checks"
+)
+
+// Merge combines the runs of the shards of one suite (conformance run
+// --shard I/N, one per CI job) into one run, as if the suite had run
+// whole:
+//
+//   - the runs must be of the same target: the same name, the same target
+//     info, the same seed and the same check level (an error names the
+//     field that differs);
+//   - scenarios are concatenated; a scenario in two runs is an error,
+//     unless both have the same result (verdict, per-check verdicts,
+//     failed step, message, problems; durations and evidence may differ),
+//     in which case the first is kept;
+//   - checks are aggregated again from the merged scenarios;
+//   - Started is the earliest start, and Duration the longest shard's:
+//     shards run side by side (a CI matrix), so the merged run took as
+//     long as its slowest shard; their sum would count the same wall-clock
+//     time several times, and the time spent in each scenario stays in
+//     its own Duration.
+//
+// The runs are not modified. Errors name a run by its position ("run 2").
+func Merge(runs ...*Run) (*Run, error) {
+	labels := make([]string, len(runs))
+	for i := range runs {
+		labels[i] = fmt.Sprintf("run %d", i+1)
+	}
+	return merge(labels, runs)
+}
+
+// MergeDirs reads report.json from each shard's report directory (as
+// WriteDir wrote it) and merges the runs as Merge does. Errors name the
+// directories involved.
+func MergeDirs(dirs ...string) (*Run, error) {
+	runs := make([]*Run, len(dirs))
+	for i, dir := range dirs {
+		r, err := ReadJSON(filepath.Join(dir, "report.json"))
+		if err != nil {
+			return nil, fmt.Errorf("merge %s: %w", dir, err)
+		}
+		runs[i] = r
+	}
+	return merge(dirs, runs)
+}
+
+func merge(labels []string, runs []*Run) (*Run, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("merge: no report to merge")
+	}
+	for i, r := range runs {
+		if r == nil {
+			return nil, fmt.Errorf("merge: %s is missing (nil)", labels[i])
+		}
+	}
+	first := runs[0]
+	level := first.Level
+	levelFrom := labels[0]
+	for i, r := range runs[1:] {
+		label := labels[i+1]
+		if r.Target != first.Target {
+			return nil, fmt.Errorf("merge: the target differs: %q in %s, %q in %s", first.Target, labels[0], r.Target, label)
+		}
+		if r.Seed != first.Seed {
+			return nil, fmt.Errorf("merge: the seed differs: %d in %s, %d in %s", first.Seed, labels[0], r.Seed, label)
+		}
+		if err := sameInfo(first.TargetInfo, r.TargetInfo); err != nil {
+			return nil, fmt.Errorf("merge: the target info differs between %s and %s: %w", labels[0], label, err)
+		}
+		switch {
+		case r.Level == "":
+		case level == "":
+			level, levelFrom = r.Level, label
+		case r.Level != level:
+			return nil, fmt.Errorf("merge: the check level differs: %s in %s, %s in %s", level, levelFrom, r.Level, label)
+		}
+	}
+	if level == "" {
+		level = lowestLevel(runs)
+	}
+
+	out := &Run{
+		Target:     first.Target,
+		TargetInfo: first.TargetInfo,
+		Seed:       first.Seed,
+	}
+	type origin struct {
+		label string
+		s     Scenario
+	}
+	seen := map[string]origin{}
+	for i, r := range runs {
+		if out.Started.IsZero() || (!r.Started.IsZero() && r.Started.Before(out.Started)) {
+			out.Started = r.Started
+		}
+		out.Duration = max(out.Duration, r.Duration)
+		for _, s := range r.Scenarios {
+			if prev, dup := seen[s.ID]; dup {
+				if diff := resultDiff(prev.s, s); diff != "" {
+					if prev.label == labels[i] {
+						return nil, fmt.Errorf("merge: scenario %q appears twice in %s with different results (%s)", s.ID, labels[i], diff)
+					}
+					return nil, fmt.Errorf("merge: scenario %q is in both %s and %s with different results (%s)", s.ID, prev.label, labels[i], diff)
+				}
+				continue
+			}
+			seen[s.ID] = origin{labels[i], s}
+			out.Scenarios = append(out.Scenarios, cloneScenario(s))
+		}
+	}
+	out.Aggregate(level)
+	return out, nil
+}
+
+// lowestLevel guesses the level runs were aggregated at, for runs that do
+// not say: the lowest level among their checks (MAY when they have none).
+func lowestLevel(runs []*Run) checks.Level {
+	level := checks.Level("")
+	for _, r := range runs {
+		for _, c := range r.Checks {
+			if level == "" || c.Level.Rank() < level.Rank() {
+				level = c.Level
+			}
+		}
+	}
+	if level == "" {
+		return checks.May
+	}
+	return level
+}
+
+// resultDiff names the first part of the result in which two runs of a
+// scenario differ ("" if none): durations and evidence do not count.
+func resultDiff(a, b Scenario) string {
+	switch {
+	case a.Verdict != b.Verdict:
+		return fmt.Sprintf("verdict %s, then %s", a.Verdict, b.Verdict)
+	case !slices.Equal(a.Checks, b.Checks):
+		return fmt.Sprintf("checks %v, then %v", a.Checks, b.Checks)
+	case !maps.Equal(a.CheckVerdicts, b.CheckVerdicts):
+		return fmt.Sprintf("check verdicts %v, then %v", a.CheckVerdicts, b.CheckVerdicts)
+	case a.FailedStep != b.FailedStep:
+		return fmt.Sprintf("failed step %q, then %q", a.FailedStep, b.FailedStep)
+	case a.Message != b.Message:
+		return fmt.Sprintf("message %q, then %q", clip(a.Message, 120), clip(b.Message, 120))
+	case !slices.Equal(a.Problems, b.Problems):
+		return "problems differ"
+	case a.Feature != b.Feature || a.Name != b.Name || a.Source != b.Source || !slices.Equal(a.Tags, b.Tags):
+		return "feature, name, source or tags differ"
+	}
+	return ""
+}
+
+func cloneScenario(s Scenario) Scenario {
+	s.Tags = slices.Clone(s.Tags)
+	s.Checks = slices.Clone(s.Checks)
+	s.CheckVerdicts = maps.Clone(s.CheckVerdicts)
+	s.Problems = slices.Clone(s.Problems)
+	if s.Evidence != nil {
+		ev := *s.Evidence
+		ev.ModelCalls = slices.Clone(ev.ModelCalls)
+		ev.ToolRuns = slices.Clone(ev.ToolRuns)
+		ev.Turns = slices.Clone(ev.Turns)
+		s.Evidence = &ev
+	}
+	return s
+}
+
+// sameInfo compares two target infos as JSON values (so that the info a
+// runner holds as a Go struct equals the same info read back from
+// report.json) and names the first field that differs.
+func sameInfo(a, b any) error {
+	va, err := infoValue(a)
+	if err != nil {
+		return err
+	}
+	vb, err := infoValue(b)
+	if err != nil {
+		return err
+	}
+	if path, x, y, differ := firstDiff("targetInfo", va, vb); differ {
+		return fmt.Errorf("%s is %s in one and %s in the other", path, x, y)
+	}
+	return nil
+}
+
+func infoValue(v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	raw, err := marshalCompact(v)
+	if err != nil {
+		return nil, fmt.Errorf("targetInfo: %w", err)
+	}
+	return decodeGeneric(raw), nil
+}
+
+// firstDiff walks two generic JSON values and returns the path of the
+// first difference with both sides written as JSON ("absent" when one side
+// lacks the field).
+func firstDiff(path string, a, b any) (string, string, string, bool) {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := slices.Collect(maps.Keys(x))
+		for k := range y {
+			if _, ok := x[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			xv, xok := x[k]
+			yv, yok := y[k]
+			p := path + "." + k
+			switch {
+			case !xok && yv != nil:
+				return p, "absent", compact(yv), true
+			case !yok && xv != nil:
+				return p, compact(xv), "absent", true
+			}
+			if p, l, r, d := firstDiff(p, xv, yv); d {
+				return p, l, r, true
+			}
+		}
+		return "", "", "", false
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			break
+		}
+		for i := range x {
+			if p, l, r, d := firstDiff(fmt.Sprintf("%s[%d]", path, i), x[i], y[i]); d {
+				return p, l, r, true
+			}
+		}
+		return "", "", "", false
+	}
+	if reflect.DeepEqual(normNumber(a), normNumber(b)) {
+		return "", "", "", false
+	}
+	return path, compactOrAbsent(a), compactOrAbsent(b), true
+}
+
+func normNumber(v any) any {
+	if n, ok := v.(json.Number); ok {
+		return strings.TrimSpace(n.String())
+	}
+	return v
+}
+
+func compactOrAbsent(v any) string {
+	if v == nil {
+		return "absent"
+	}
+	return compact(v)
+}

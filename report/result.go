@@ -1,0 +1,43 @@
+package report
+
+import "github.com/approval-conformance-kit/ack/checks"
+
+// Result is the overall outcome of a run, as the CLI's exit code reports
+// it: 0 for pass, 1 for fail, 2 for incomplete.
+type Result string
+
+// The results.
+const (
+	// ResultPass: every MUST check passes or does not apply, and every
+	// scenario could be run. SHOULD failures (warnings) do not change it.
+	ResultPass Result = "pass"
+	// ResultFail: at least one MUST check failed.
+	ResultFail Result = "fail"
+	// ResultIncomplete: no MUST check failed, but a scenario errored or
+	// timed out, so the run cannot certify the target.
+	ResultIncomplete Result = "incomplete"
+)
+
+// Result returns the overall outcome of the run, from its checks and
+// scenarios.
+func (r *Run) Result() Result {
+	switch {
+	case len(r.FailedMustChecks()) > 0:
+		return ResultFail
+	case !r.Certified():
+		return ResultIncomplete
+	}
+	return ResultPass
+}
+
+// FailedMustChecks returns the ids of the MUST checks whose verdict is
+// fail, in the order of r.Checks (the catalogue's after Aggregate).
+func (r *Run) FailedMustChecks() []string {
+	var ids []string
+	for _, c := range r.Checks {
+		if c.Level == checks.Must && c.Verdict == Fail {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}

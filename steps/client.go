@@ -1,0 +1,646 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/approval-conformance-kit/ack/chat"
+	"github.com/approval-conformance-kit/ack/chat/protocols"
+	"github.com/approval-conformance-kit/ack/chatsim"
+	"github.com/approval-conformance-kit/ack/target"
+)
+
+// clientWorld is the client-role part of a scenario: the scripted chat
+// server, the conversation it plays, and the client session under test.
+type clientWorld struct {
+	protocol string
+	tools    []target.ClientTool
+	server   *chatsim.Server
+	conv     *chatsim.Conversation
+	chatURL  string
+	session  target.Session
+	held     int
+	last     *target.ActionResult
+	lastText string
+	answers  int // scripted answers so far, for message ids
+}
+
+// approvalID is the id the scripted server gives a call's approval request.
+func approvalID(callID string) string { return "approval_" + callID }
+
+// clientSteps holds the steps of the client role.
+type clientSteps struct{ world func() *world }
+
+func registerClient(s stepper) {
+	c := &clientSteps{world: s.world}
+	s.step(`the client speaks "([^"]+)"`, c.speaks)
+	s.step(`the client knows a tool "([^"]+)" that needs approval`, c.toolApproval)
+	s.step(`the client runs a tool "([^"]+)" itself`, c.toolClientSide)
+	s.step(`the chat server answers with:`, c.answersWith)
+	s.step(`the chat server answers with the following, holding the stream open:`, c.answersHolding)
+	s.step(`the chat server answers with the text "([^"]*)"`, c.answersText)
+	s.step(`the chat server may answer with the text "([^"]*)"`, c.mayAnswerText)
+	s.step(`the chat server ends the held stream`, c.release)
+
+	s.step(`the user sends "([^"]*)" in the client`, c.send)
+	s.step(`the user (approves|denies) "([^"]+)" in the client(?: because "([^"]*)")?`, c.answer)
+	s.step(`the client's tool returns (\{.*\}) for "([^"]+)"`, c.toolOutput)
+
+	s.step(`the client shows an approval request for "([^"]+)"`, c.showsApproval)
+	s.step(`the client shows the approval request for "([^"]+)" with the id the server sent`, c.showsApprovalID)
+	s.step(`the client made (\d+) requests?`, c.madeRequests)
+	s.step(`request (\d+) carries the (approval|denial) of "([^"]+)"`, c.carries)
+	s.step(`request (\d+) carries no answer for "([^"]+)"`, c.carriesNone)
+	s.step(`the tool call "([^"]+)" went through (.+)`, c.wentThrough)
+	s.step(`every tool call's state moved forward only`, c.forwardOnly)
+	s.step(`the client holds each tool call once`, c.holdsOnce)
+	s.step(`no request left a call dangling`, c.noDangling)
+	s.step(`the message was refused with a clear error, or "([^"]+)" was answered in the request that sent it`, c.refusedOrAnswered)
+}
+
+func (c *clientSteps) cw() (*clientWorld, error) {
+	w := c.world()
+	if w.client == nil {
+		return nil, errors.New(`the scenario must say which protocol the client speaks first ("the client speaks ...")`)
+	}
+	return w.client, nil
+}
+
+func (c *clientSteps) speaks(ctx context.Context, protocol string) error {
+	w := c.world()
+	if _, err := protocols.Lookup(protocol); err != nil {
+		return err
+	}
+	if err := w.requireFeature("clientProtocol:"+protocol, "the "+protocol+" protocol"); err != nil {
+		return err
+	}
+	if w.client != nil {
+		return errors.New("the client's protocol is already set")
+	}
+	w.client = &clientWorld{protocol: protocol, held: -1}
+	return nil
+}
+
+func (c *clientSteps) toolApproval(_ context.Context, name string) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	cw.tools = append(cw.tools, target.ClientTool{Name: name, NeedsApproval: true})
+	return nil
+}
+
+func (c *clientSteps) toolClientSide(_ context.Context, name string) error {
+	w := c.world()
+	if err := w.requireFeature("clientTools", "client-side tools"); err != nil {
+		return err
+	}
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	cw.tools = append(cw.tools, target.ClientTool{Name: name, ClientSide: true})
+	return nil
+}
+
+// ensureSession starts the chat server, the conversation and the session.
+func (c *clientSteps) ensureSession(ctx context.Context) (*clientWorld, error) {
+	cw, err := c.cw()
+	if err != nil {
+		return nil, err
+	}
+	if cw.session != nil {
+		return cw, nil
+	}
+	w := c.world()
+	if w.suite.Target.Client() == nil {
+		return nil, &harnessError{err: errors.New("the target declares the client role but has none")}
+	}
+	codec, err := protocols.Lookup(cw.protocol)
+	if err != nil {
+		return nil, err
+	}
+	if cw.server, err = chatsim.NewServer(); err != nil {
+		return nil, &harnessError{err: err}
+	}
+	cw.conv = chatsim.NewConversation(codec)
+	cw.chatURL = cw.server.Mount(cw.conv)
+	sctx, cancel := context.WithTimeout(ctx, w.suite.timeout())
+	defer cancel()
+	if cw.session, err = w.suite.Target.Client().NewSession(sctx, target.SessionConfig{ChatURL: cw.chatURL, Protocol: cw.protocol, Tools: cw.tools}); err != nil {
+		return nil, &harnessError{err: fmt.Errorf("opening a client session: %w", err)}
+	}
+	return cw, nil
+}
+
+// script adds a scripted answer; the conversation exists before the session.
+func (c *clientSteps) script(ctx context.Context, t chatsim.Turn) error {
+	cw, err := c.ensureSession(ctx)
+	if err != nil {
+		return err
+	}
+	idx, err := cw.conv.Append(t)
+	if err != nil {
+		return err
+	}
+	if t.Hold {
+		cw.held = idx
+	}
+	return nil
+}
+
+// eventsFromTable builds a scripted answer from a table whose rows are
+// events: text, call, approval, result, denied, error, recall.
+func (c *clientSteps) eventsFromTable(table *godog.Table) ([]chat.Event, error) {
+	rows, err := tableRows(table, "event")
+	if err != nil {
+		return nil, err
+	}
+	cw, err := c.cw()
+	if err != nil {
+		return nil, err
+	}
+	cw.answers++
+	evs := []chat.Event{{Type: chat.EventMessageStart, MessageID: fmt.Sprintf("msg-server-%d", cw.answers)}}
+	finish := "stop"
+	for i, r := range rows {
+		call, tool, input := r["call"], r["tool"], r["input"]
+		if input == "" {
+			input = "{}"
+		}
+		need := func(what, v string) error {
+			if v == "" {
+				return fmt.Errorf("row %d: a %s event needs a %s", i+1, r["event"], what)
+			}
+			return nil
+		}
+		switch r["event"] {
+		case "text":
+			evs = append(evs, chat.Event{Type: chat.EventTextDelta, Delta: r["text"]})
+		case "call", "recall":
+			if err := errors.Join(need("call", call), need("tool", tool)); err != nil {
+				return nil, err
+			}
+			if !json.Valid([]byte(input)) {
+				return nil, fmt.Errorf("row %d: the input %s is not valid JSON", i+1, input)
+			}
+			half := len(input) / 2
+			evs = append(evs,
+				chat.Event{Type: chat.EventToolCallStart, ToolCallID: call, ToolName: tool},
+				chat.Event{Type: chat.EventToolCallArgs, ToolCallID: call, Delta: input[:half]},
+				chat.Event{Type: chat.EventToolCallArgs, ToolCallID: call, Delta: input[half:]},
+				chat.Event{Type: chat.EventToolCallEnd, ToolCallID: call, ToolName: tool, Input: json.RawMessage(input)})
+			if slices.ContainsFunc(cw.tools, func(t target.ClientTool) bool { return t.Name == tool && t.ClientSide }) {
+				finish = "tool-calls"
+			}
+		case "approval":
+			if err := need("call", call); err != nil {
+				return nil, err
+			}
+			evs = append(evs, chat.Event{Type: chat.EventApprovalRequested, ToolCallID: call, ToolName: tool, Input: json.RawMessage(input),
+				Approval: &chat.Approval{ID: approvalID(call), InterruptID: approvalID(call)}})
+			finish = "tool-calls"
+		case "result":
+			if err := need("call", call); err != nil {
+				return nil, err
+			}
+			out := r["output"]
+			if out == "" {
+				out = `{"ok":true}`
+			}
+			if !json.Valid([]byte(out)) {
+				return nil, fmt.Errorf("row %d: the output %s is not valid JSON", i+1, out)
+			}
+			evs = append(evs, chat.Event{Type: chat.EventToolResult, ToolCallID: call, ToolName: tool, Output: json.RawMessage(out)})
+		case "denied":
+			if err := need("call", call); err != nil {
+				return nil, err
+			}
+			evs = append(evs, chat.Event{Type: chat.EventToolDenied, ToolCallID: call, ToolName: tool})
+		case "error":
+			if err := need("call", call); err != nil {
+				return nil, err
+			}
+			evs = append(evs, chat.Event{Type: chat.EventToolError, ToolCallID: call, ToolName: tool, ErrorText: r["text"]})
+		default:
+			return nil, fmt.Errorf("row %d: unknown event %q (want text, call, recall, approval, result, denied or error)", i+1, r["event"])
+		}
+	}
+	return append(evs, chat.Event{Type: chat.EventFinish, FinishReason: finish}), nil
+}
+
+func (c *clientSteps) answersWith(ctx context.Context, table *godog.Table) error {
+	evs, err := c.eventsFromTable(table)
+	if err != nil {
+		return err
+	}
+	return c.script(ctx, chatsim.Turn{Events: evs})
+}
+
+func (c *clientSteps) answersHolding(ctx context.Context, table *godog.Table) error {
+	evs, err := c.eventsFromTable(table)
+	if err != nil {
+		return err
+	}
+	return c.script(ctx, chatsim.Turn{Events: evs, Hold: true})
+}
+
+func (c *clientSteps) answersText(ctx context.Context, text string) error {
+	return c.script(ctx, chatsim.Turn{Events: textEvents(text)})
+}
+
+// mayAnswerText scripts an answer for a request a valid client may not make.
+func (c *clientSteps) mayAnswerText(ctx context.Context, text string) error {
+	return c.script(ctx, chatsim.Turn{Events: textEvents(text), Optional: true})
+}
+
+func textEvents(text string) []chat.Event {
+	return []chat.Event{
+		{Type: chat.EventMessageStart, MessageID: "msg-text"},
+		{Type: chat.EventTextDelta, Delta: text},
+		{Type: chat.EventFinish, FinishReason: "stop"},
+	}
+}
+
+// settle waits until the client is idle, or a scripted stream is held open
+// (the test acts next, then releases it).
+func (c *clientSteps) settle(ctx context.Context, cw *clientWorld) error {
+	w := c.world()
+	sctx, cancel := context.WithTimeout(ctx, w.suite.timeout())
+	defer cancel()
+	type outcome struct{ err error }
+	done := make(chan outcome, 2)
+	go func() {
+		_, err := cw.session.Wait(sctx, target.WaitCondition{Until: target.UntilIdle})
+		done <- outcome{err}
+	}()
+	go func() {
+		_, err := cw.conv.WaitHolding(sctx)
+		done <- outcome{err}
+	}()
+	first := <-done
+	cancel()
+	if first.err != nil {
+		return &harnessError{timeout: errors.Is(sctx.Err(), context.DeadlineExceeded), err: fmt.Errorf("waiting for the client to settle: %w", first.err)}
+	}
+	return nil
+}
+
+func (c *clientSteps) act(ctx context.Context, do func(context.Context, *clientWorld) (*target.ActionResult, error)) error {
+	cw, err := c.ensureSession(ctx)
+	if err != nil {
+		return err
+	}
+	actx, cancel := context.WithTimeout(ctx, c.world().suite.timeout())
+	defer cancel()
+	res, err := do(actx, cw)
+	if err != nil {
+		return &harnessError{err: err}
+	}
+	cw.last = res
+	return c.settle(ctx, cw)
+}
+
+func (c *clientSteps) send(ctx context.Context, text string) error {
+	return c.act(ctx, func(ctx context.Context, cw *clientWorld) (*target.ActionResult, error) {
+		cw.lastText = text
+		return cw.session.Send(ctx, text)
+	})
+}
+
+// shownApproval finds the approval the client shows for a call.
+func (c *clientSteps) shownApproval(ctx context.Context, cw *clientWorld, callID string) (*chat.Part, error) {
+	st, err := cw.session.State(ctx)
+	if err != nil {
+		return nil, &harnessError{err: err}
+	}
+	for _, m := range st.Messages {
+		for i := range m.Parts {
+			p := &m.Parts[i]
+			if p.Type == chat.PartToolCall && p.ToolCallID == callID && p.Approval != nil {
+				return p, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("the client shows no approval request for %s", callID)
+}
+
+func (c *clientSteps) answer(ctx context.Context, verb, callID, reason string) error {
+	return c.act(ctx, func(ctx context.Context, cw *clientWorld) (*target.ActionResult, error) {
+		p, err := c.shownApproval(ctx, cw, callID)
+		if err != nil {
+			return nil, err
+		}
+		res, err := cw.session.Approve(ctx, target.ApprovalAnswer{ApprovalID: p.Approval.ID, Approved: verb == "approves", Reason: reason})
+		if err == nil && res.Refused {
+			return nil, fmt.Errorf("the client refused the answer for %s: %s", callID, res.Error)
+		}
+		return res, err
+	})
+}
+
+func (c *clientSteps) toolOutput(ctx context.Context, output, callID string) error {
+	if !json.Valid([]byte(output)) {
+		return fmt.Errorf("the output %s is not valid JSON", output)
+	}
+	return c.act(ctx, func(ctx context.Context, cw *clientWorld) (*target.ActionResult, error) {
+		res, err := cw.session.ToolOutput(ctx, callID, json.RawMessage(output))
+		if err == nil && res.Refused {
+			return nil, fmt.Errorf("the client refused the output for %s: %s", callID, res.Error)
+		}
+		return res, err
+	})
+}
+
+func (c *clientSteps) release(ctx context.Context) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	if cw.held < 0 {
+		return errors.New("no scripted stream is held open")
+	}
+	if err := cw.conv.Release(cw.held); err != nil {
+		return err
+	}
+	cw.held = -1
+	return c.settle(ctx, cw)
+}
+
+func (c *clientSteps) showsApproval(ctx context.Context, callID string) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	if cw.session == nil {
+		return errors.New("no client session has started")
+	}
+	wctx, cancel := context.WithTimeout(ctx, c.world().suite.timeout())
+	defer cancel()
+	cond := target.WaitCondition{Until: target.UntilApprovalRequested, ToolCallID: callID, OrIdle: true}
+	st, err := cw.session.Wait(wctx, cond)
+	if err != nil {
+		if errors.Is(wctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("the client did not show an approval request for %s in time (its state: %s)", callID, describeClient(st))
+		}
+		return &harnessError{err: err}
+	}
+	cond.OrIdle = false
+	if !cond.Holds(st) {
+		return fmt.Errorf("the client shows no approval request for %s (its state: %s)", callID, describeClient(st))
+	}
+	return nil
+}
+
+func (c *clientSteps) showsApprovalID(ctx context.Context, callID string) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	p, err := c.shownApproval(ctx, cw, callID)
+	if err != nil {
+		return err
+	}
+	if p.Approval.ID != approvalID(callID) {
+		return fmt.Errorf("the client shows the approval for %s as %q; the server sent %q", callID, p.Approval.ID, approvalID(callID))
+	}
+	return nil
+}
+
+func (c *clientSteps) madeRequests(_ context.Context, n int) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	if got := len(cw.conv.Requests()); got != n {
+		return fmt.Errorf("the client made %d request(s), want %d", got, n)
+	}
+	return nil
+}
+
+func (c *clientSteps) request(n int) (chatsim.Request, error) {
+	cw, err := c.cw()
+	if err != nil {
+		return chatsim.Request{}, err
+	}
+	reqs := cw.conv.Requests()
+	if n < 1 || n > len(reqs) {
+		return chatsim.Request{}, fmt.Errorf("there is no request %d (the client made %d)", n, len(reqs))
+	}
+	return reqs[n-1], nil
+}
+
+func (c *clientSteps) carries(_ context.Context, n int, kind, callID string) error {
+	req, err := c.request(n)
+	if err != nil {
+		return err
+	}
+	for _, a := range req.Answers {
+		if a.ToolCallID == callID || a.ApprovalID == approvalID(callID) {
+			if a.Approved == (kind == "approval") {
+				return nil
+			}
+			return fmt.Errorf("request %d carries the opposite answer for %s", n, callID)
+		}
+	}
+	return fmt.Errorf("request %d carries no %s of %s (it carries %v)", n, kind, callID, req.Answers)
+}
+
+func (c *clientSteps) carriesNone(_ context.Context, n int, callID string) error {
+	req, err := c.request(n)
+	if err != nil {
+		return err
+	}
+	for _, a := range req.Answers {
+		if a.ToolCallID == callID || a.ApprovalID == approvalID(callID) {
+			return fmt.Errorf("request %d carries an answer for %s", n, callID)
+		}
+	}
+	return nil
+}
+
+func (c *clientSteps) clientState(ctx context.Context) (*target.ClientState, error) {
+	cw, err := c.cw()
+	if err != nil {
+		return nil, err
+	}
+	if cw.session == nil {
+		return nil, errors.New("no client session has started")
+	}
+	st, err := cw.session.State(ctx)
+	if err != nil {
+		return nil, &harnessError{err: err}
+	}
+	return st, nil
+}
+
+func (c *clientSteps) wentThrough(ctx context.Context, callID, list string) error {
+	st, err := c.clientState(ctx)
+	if err != nil {
+		return err
+	}
+	want := strings.FieldsFunc(strings.ReplaceAll(list, " and ", ","), func(r rune) bool { return r == ',' || r == ' ' })
+	for _, m := range st.Messages {
+		for _, p := range m.Parts {
+			if p.Type != chat.PartToolCall || p.ToolCallID != callID {
+				continue
+			}
+			i := 0
+			for _, s := range p.History {
+				if i < len(want) && string(s) == want[i] {
+					i++
+				}
+			}
+			if i < len(want) {
+				return fmt.Errorf("the tool call %s went through %v; want %v in that order", callID, p.History, want)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("the client holds no tool call %s", callID)
+}
+
+func (c *clientSteps) forwardOnly(ctx context.Context) error {
+	st, err := c.clientState(ctx)
+	if err != nil {
+		return err
+	}
+	calls := 0
+	for _, m := range st.Messages {
+		for _, p := range m.Parts {
+			if p.Type != chat.PartToolCall {
+				continue
+			}
+			calls++
+			for i, s := range p.History {
+				if !s.Known() {
+					return fmt.Errorf("the tool call %s went through an unknown state %q", p.ToolCallID, s)
+				}
+				if i > 0 && s.Rank() < p.History[i-1].Rank() {
+					return fmt.Errorf("the tool call %s went backwards: %v", p.ToolCallID, p.History)
+				}
+			}
+		}
+	}
+	if calls == 0 {
+		return errors.New("the client holds no tool call")
+	}
+	return nil
+}
+
+func (c *clientSteps) holdsOnce(ctx context.Context) error {
+	st, err := c.clientState(ctx)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, m := range st.Messages {
+		for _, p := range m.Parts {
+			if p.Type != chat.PartToolCall {
+				continue
+			}
+			if seen[p.ToolCallID] {
+				return fmt.Errorf("the client holds the tool call %s twice", p.ToolCallID)
+			}
+			seen[p.ToolCallID] = true
+		}
+	}
+	return nil
+}
+
+func (c *clientSteps) noDangling(context.Context) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	for _, r := range cw.conv.Requests() {
+		if len(r.Dangling) > 0 {
+			return fmt.Errorf("request %d left %v without an answer or a result before a new user message", r.N, r.Dangling)
+		}
+	}
+	return nil
+}
+
+func (c *clientSteps) refusedOrAnswered(_ context.Context, callID string) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	if cw.last != nil && cw.last.Refused {
+		if strings.TrimSpace(cw.last.Error) == "" {
+			return errors.New("the client refused the message without saying why")
+		}
+		return nil
+	}
+	reqs := cw.conv.Requests()
+	if len(reqs) == 0 {
+		return errors.New("the client neither refused the message nor sent it")
+	}
+	last := reqs[len(reqs)-1]
+	for _, a := range last.Answers {
+		if a.ToolCallID == callID || a.ApprovalID == approvalID(callID) {
+			return nil
+		}
+	}
+	if slices.Contains(last.Outputs, callID) {
+		return nil
+	}
+	return fmt.Errorf("the client sent the message (request %d) with %s still unanswered", last.N, callID)
+}
+
+// describeClient renders a client state briefly.
+func describeClient(st *target.ClientState) string {
+	if st == nil {
+		return "unknown"
+	}
+	var parts []string
+	for _, m := range st.Messages {
+		for _, p := range m.Parts {
+			if p.Type == chat.PartToolCall {
+				parts = append(parts, fmt.Sprintf("%s=%s", p.ToolCallID, p.State))
+			}
+		}
+	}
+	return fmt.Sprintf("busy=%v calls=[%s] error=%q", st.Busy, strings.Join(parts, " "), st.Error)
+}
+
+// clientProblems are the client-role findings that fail a scenario whatever
+// its steps say: a request that leaves a call dangling (CHAIN-05), a request
+// that repeats a tool call (CHAIN-06), and a script not followed.
+func (cw *clientWorld) problems() []problem {
+	if cw == nil || cw.conv == nil {
+		return nil
+	}
+	var out []problem
+	for _, r := range cw.conv.Requests() {
+		if len(r.Dangling) > 0 {
+			out = append(out, problem{check: "CHAIN-05", detail: fmt.Sprintf("CHAIN-05: request %d left %v unanswered before a new user message", r.N, r.Dangling)})
+		}
+		if len(r.Duplicates) > 0 {
+			out = append(out, problem{check: "CHAIN-06", detail: fmt.Sprintf("CHAIN-06: request %d repeats the tool call(s) %v", r.N, r.Duplicates)})
+		}
+	}
+	for _, p := range cw.conv.Problems() {
+		out = append(out, problem{detail: "chat server: " + p})
+	}
+	return out
+}
+
+// close ends the session and the chat server.
+func (cw *clientWorld) close(ctx context.Context) {
+	if cw == nil {
+		return
+	}
+	if cw.session != nil {
+		_ = cw.session.Close(ctx) // the scenario is over; a failure changes nothing
+	}
+	if cw.server != nil {
+		_ = cw.server.Close()
+	}
+}
