@@ -8,9 +8,10 @@ PKGS := ./...
 
 all: test
 
-## conformance: run the whole suite against the reference runtime (per-check summary)
+## conformance: run the whole suite against the reference runtime (per-check summary,
+## and every report file in reports/reference/<timestamp>/)
 conformance:
-	$(GO) run ./cmd/conformance run --reference
+	$(GO) run ./cmd/conformance run --reference --report reports
 
 ## mutants: run the suite against every mutant of the reference and print the mutation score
 mutants:

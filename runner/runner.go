@@ -41,6 +41,9 @@ type Options struct {
 	Scenarios fs.FS
 	// NoScenarios leaves the YAML scenarios out.
 	NoScenarios bool
+	// ExtraScenarios are more directories of YAML scenarios, run with the
+	// others (conformance run --scenarios DIR).
+	ExtraScenarios []fs.FS
 	// Tags filters scenarios, in godog's syntax: "@PRE-01", "~@should",
 	// "@REQ-01,@REQ-02" (or), "@stream && ~@should" (and).
 	Tags string
@@ -137,11 +140,16 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 		}
 	}
 	var contents []godog.Feature
+	var dirs []fs.FS
 	if !opts.NoScenarios {
 		sfs := opts.Scenarios
 		if sfs == nil {
 			sfs = scenarios.FS
 		}
+		dirs = append(dirs, sfs)
+	}
+	dirs = append(dirs, opts.ExtraScenarios...)
+	for _, sfs := range dirs {
 		files, err := scenario.LoadFS(sfs, ".")
 		if err != nil {
 			return nil, fmt.Errorf("runner: %w", err)

@@ -16,13 +16,11 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args, turning flag errors into usage errors.
+// parse parses args, turning flag errors into usage errors; it takes no
+// positional arguments.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return usageError{msg: err.Error(), printed: true}
+	if err := parseArgs(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
@@ -32,4 +30,15 @@ func parse(fs *flag.FlagSet, args []string) error {
 
 func describeFlagErr(name string, err error) error {
 	return usagef("--%s: %v", name, err)
+}
+
+// parseArgs parses flags and leaves positional arguments in fs.Args().
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return usageError{msg: err.Error(), printed: true}
+	}
+	return nil
 }

@@ -4,8 +4,12 @@
 //
 // Usage:
 //
-//	conformance run --reference [--mutant NAME] [--tags EXPR] [--level must|should|may]
-//	                [--timeout D] [--seed N] [--concurrency N] [--denial-policy P] [--godog FORMAT]
+//	conformance run [--reference | --target URL | --mutant NAME] [--tags EXPR] [--level must|should|may]
+//	                [--format pretty,json,junit,md,html,badge,journal] [--report DIR]
+//	                [--expected-failures FILE] [--shard I/N] [--scenarios DIR] [--timeout D] [--seed N]
+//	                [--concurrency N] [--denial-policy P] [--progress auto|always|never] [--godog FORMAT]
+//	conformance report merge [--out DIR] [--expected-failures FILE] DIR...
+//	conformance scenario show FILE | check FILE...
 //	conformance checks [--format text|md|json]
 //	conformance mutants [--run]
 //
@@ -45,6 +49,8 @@ Commands:
   run       run the conformance suite against a target and print a verdict per check
   checks    print the check catalogue
   mutants   list the mutants of the reference the suite must catch (--run: the mutation score)
+  report    merge DIR...: combine the reports of shards (a CI matrix) into one
+  scenario  show FILE: the Gherkin a YAML scenario compiles to; check FILE...: validate scenarios
 
 Run "conformance <command> -h" for a command's flags.
 Exit codes: 0 every MUST check passes, 1 a conformance failure, 2 a usage or harness error.
@@ -74,6 +80,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdChecks(args[1:], stdout, stderr)
 	case "mutants":
 		code, err = cmdMutants(ctx, args[1:], stdout, stderr)
+	case "report":
+		code, err = cmdReport(ctx, args[1:], stdout, stderr)
+	case "scenario":
+		code, err = cmdScenario(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -2,10 +2,16 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
+	"github.com/approval-conformance-kit/ack/baseline"
 	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/reference/mutants"
@@ -15,16 +21,34 @@ import (
 	"github.com/approval-conformance-kit/ack/target/inprocess"
 )
 
+// formatPretty is the terminal summary, printed to stdout.
+const formatPretty = "pretty"
+
+// defaultReportRoot is where report files go when a file format is asked
+// for without --report.
+const defaultReportRoot = "reports"
+
+// openHTTPTarget opens a target over driver protocol v1; set by the HTTP
+// target's wiring.
+var openHTTPTarget func(ctx context.Context, url string, timeout time.Duration) (target.Target, runner.Options, error)
+
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("run", stderr)
 	ref := fs.Bool("reference", false, "run against the in-process reference runtime")
+	url := fs.String("target", "", "run against an implementation over HTTP (driver protocol v1) at this URL")
 	mutant := fs.String("mutant", "", "run against a mutant of the reference (see: conformance mutants)")
 	denial := fs.String("denial-policy", "independent", "the reference's denial policy: independent or abort-remaining")
 	tags := fs.String("tags", "", `run the scenarios matching a tag expression, e.g. "@PRE-01", "~@should", "@REQ-01,@REQ-02"`)
 	level := fs.String("level", "may", "the lowest check level that counts: must, should or may")
-	timeout := fs.Duration("timeout", 10*time.Second, "time limit of each turn")
+	formats := fs.String("format", formatPretty, "comma-separated outputs: pretty (the summary on stdout), "+strings.Join(report.Formats(), ", ")+", or all")
+	reportRoot := fs.String("report", "", "write the report files to DIR/<target>/<timestamp>/ (every file format unless --format says)")
+	expected := fs.String("expected-failures", "", "a YAML baseline of expected failures; unexpected failures and stale entries fail the run")
+	shardFlag := fs.String("shard", "", "run the I-th of N disjoint parts of the suite, e.g. 2/4 (merge the reports with: conformance report merge)")
+	scenDirs := fs.String("scenarios", "", "comma-separated directories of more YAML scenarios to run with the built-in ones")
+	timeout := fs.Duration("timeout", 10*time.Second, "time limit of each step that waits on the target")
 	seed := fs.Int64("seed", 0, "shuffle the scenarios with this seed (0: file order)")
 	concurrency := fs.Int("concurrency", 1, "scenarios to run at once")
+	progress := fs.String("progress", "auto", "a progress line on stderr: auto (when stderr is a terminal), always or never")
 	godogFormat := fs.String("godog", "", "also print godog's own output in this format (pretty, progress, cucumber, junit)")
 	if err := parse(fs, args); err != nil {
 		return 0, err
@@ -43,7 +67,60 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if policy != reference.Independent && policy != reference.AbortRemaining {
 		return 0, usagef("--denial-policy: unknown policy %q (want independent or abort-remaining)", *denial)
 	}
+	formatSet := flagSet(fs, "format")
+	pretty, files, err := parseFormats(*formats)
+	if err != nil {
+		return 0, err
+	}
+	root := *reportRoot
+	switch {
+	case root != "" && !formatSet:
+		files = report.Formats()
+	case root == "" && len(files) > 0:
+		root = defaultReportRoot
+	}
+	var shard runner.Shard
+	if *shardFlag != "" {
+		if shard, err = runner.ParseShard(*shardFlag); err != nil {
+			return 0, describeFlagErr("shard", err)
+		}
+	}
+	showProgress, tty, err := progressWanted(*progress, stderr)
+	if err != nil {
+		return 0, err
+	}
+	var base *baseline.File
+	if *expected != "" {
+		if base, err = baseline.Load(*expected); err != nil {
+			return exitHarness, fmt.Errorf("--expected-failures: %w", err)
+		}
+	}
 
+	opts := runner.Options{
+		Tags:        *tags,
+		Level:       lvl,
+		Timeout:     *timeout,
+		Seed:        *seed,
+		Concurrency: *concurrency,
+		Shard:       shard,
+	}
+	for _, dir := range splitList(*scenDirs) {
+		st, err := os.Stat(dir)
+		if err != nil || !st.IsDir() {
+			return 0, usagef("--scenarios: %s is not a directory", dir)
+		}
+		opts.ExtraScenarios = append(opts.ExtraScenarios, os.DirFS(dir))
+	}
+
+	chosen := 0
+	for _, b := range []bool{*ref, *url != "", *mutant != ""} {
+		if b {
+			chosen++
+		}
+	}
+	if chosen != 1 {
+		return 0, usagef("run: say which target, once: --reference, --target URL or --mutant NAME")
+	}
 	var tgt target.Target
 	switch {
 	case *mutant != "":
@@ -55,29 +132,111 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	case *ref:
 		tgt = inprocess.New(reference.New(reference.WithDenialPolicy(policy)), "reference")
 	default:
-		return 0, usagef("run: say which target: --reference or --mutant NAME")
+		if openHTTPTarget == nil {
+			return 0, usagef("--target: this build has no HTTP target")
+		}
+		t, extra, err := openHTTPTarget(ctx, *url, *timeout)
+		if err != nil {
+			return exitHarness, fmt.Errorf("--target %s: %w", *url, err)
+		}
+		tgt = t
+		opts.Wiring = extra.Wiring
 	}
 	defer tgt.Close()
+	opts.Target = tgt
 
-	opts := runner.Options{
-		Target:      tgt,
-		Tags:        *tags,
-		Level:       lvl,
-		Timeout:     *timeout,
-		Seed:        *seed,
-		Concurrency: *concurrency,
-	}
 	if *godogFormat != "" {
 		opts.Format, opts.Output = *godogFormat, stdout
 	}
-	res, err := runner.Run(ctx, opts)
-	if err != nil {
-		return 0, err
+	var line *progressLine
+	if showProgress {
+		line = &progressLine{w: stderr, tty: tty, counts: map[report.Verdict]int{}}
+		opts.Progress = line.update
 	}
-	if err := report.WriteSummary(stdout, res); err != nil {
-		return 0, fmt.Errorf("write summary: %w", err)
+	res, err := runner.Run(ctx, opts)
+	if line != nil {
+		line.end()
+	}
+	if err != nil {
+		return exitHarness, err
+	}
+
+	var outcome *baseline.Outcome
+	if base != nil {
+		outcome = baseline.Apply(base, res)
+	}
+	if pretty {
+		if err := report.WriteSummary(stdout, res); err != nil {
+			return 0, fmt.Errorf("write summary: %w", err)
+		}
+		if outcome != nil {
+			writeOutcome(stdout, base, outcome)
+		}
+	}
+	if len(files) > 0 {
+		dir := report.DefaultDir(root, res.Target, res.Started)
+		written, err := report.WriteDir(dir, res, files...)
+		if err != nil {
+			return exitHarness, fmt.Errorf("write the report: %w", err)
+		}
+		fmt.Fprintf(stdout, "\nReport: %s (%s)\n", dir, strings.Join(baseNames(written), ", "))
+	}
+	if outcome != nil {
+		return baselineExit(res, outcome), nil
 	}
 	return exitCode(res), nil
+}
+
+// flagSet reports whether a flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			found = true
+		}
+	})
+	return found
+}
+
+// parseFormats splits --format into the summary and the report files.
+func parseFormats(s string) (pretty bool, files []string, err error) {
+	for _, f := range splitList(s) {
+		switch {
+		case f == formatPretty:
+			pretty = true
+		case f == "all":
+			pretty = true
+			files = report.Formats()
+		case slices.Contains(report.Formats(), f):
+			if !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		default:
+			return false, nil, usagef("--format: unknown format %q (want pretty, %s or all)", f, strings.Join(report.Formats(), ", "))
+		}
+	}
+	if !pretty && len(files) == 0 {
+		return false, nil, usagef("--format: no format given")
+	}
+	return pretty, files, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func baseNames(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p[strings.LastIndexAny(p, `/\`)+1:]
+	}
+	return out
 }
 
 // exitCode is 1 when a MUST check failed, else 2 when a scenario could not
@@ -92,4 +251,98 @@ func exitCode(r *report.Run) int {
 		return exitHarness
 	}
 	return exitOK
+}
+
+// baselineExit: 0 when every failure is expected and no entry is stale; 1
+// when a failure is unexpected or an entry stale, unless every unexpected
+// result is an error or timeout (2: the run itself is in doubt).
+func baselineExit(r *report.Run, o *baseline.Outcome) int {
+	if o.OK() {
+		return exitOK
+	}
+	if len(o.Stale) > 0 {
+		return exitFail
+	}
+	for _, h := range o.Unexpected {
+		if h.Verdict == report.Fail {
+			return exitFail
+		}
+	}
+	return exitHarness
+}
+
+func writeOutcome(w io.Writer, f *baseline.File, o *baseline.Outcome) {
+	fmt.Fprintf(w, "\nBaseline %s: %d expected, %d unexpected, %d stale, %d not run\n", f.Path, len(o.Expected), len(o.Unexpected), len(o.Stale), len(o.NotRun))
+	for _, h := range o.Unexpected {
+		check := ""
+		if h.Check != "" {
+			check = " [" + h.Check + "]"
+		}
+		fmt.Fprintf(w, "  UNEXPECTED %s  %s%s\n", strings.ToUpper(string(h.Verdict)), h.Scenario, check)
+	}
+	for _, e := range o.Stale {
+		fmt.Fprintf(w, "  STALE      %s:%d  %s  (it passes now: remove the entry)\n", f.Path, e.Line, e)
+	}
+}
+
+// progressWanted decides whether to show progress, and whether stderr is a
+// terminal (one line redrawn) or not (a line every progressEvery scenarios).
+func progressWanted(mode string, stderr io.Writer) (show, tty bool, err error) {
+	if f, ok := stderr.(*os.File); ok {
+		st, err := f.Stat()
+		tty = err == nil && st.Mode()&os.ModeCharDevice != 0
+	}
+	switch mode {
+	case "always":
+		return true, tty, nil
+	case "never":
+		return false, tty, nil
+	case "auto":
+		return tty, tty, nil
+	}
+	return false, false, usagef("--progress: unknown mode %q (want auto, always or never)", mode)
+}
+
+// progressEvery is how often a log (not a terminal) gets a progress line.
+const progressEvery = 25
+
+// progressLine shows progress on stderr after each scenario.
+type progressLine struct {
+	mu     sync.Mutex
+	w      io.Writer
+	tty    bool
+	counts map[report.Verdict]int
+	drawn  bool
+}
+
+func (p *progressLine) update(done int, last report.Scenario) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.counts[last.Verdict]++
+	var parts []string
+	for _, v := range []report.Verdict{report.Pass, report.Fail, report.Warn, report.Error, report.Timeout, report.NotApplicable} {
+		if n := p.counts[v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
+	name := last.ID
+	if r := []rune(name); len(r) > 50 {
+		name = string(r[:49]) + "…"
+	}
+	if !p.tty {
+		if done%progressEvery == 0 {
+			fmt.Fprintf(p.w, "%4d scenarios: %s\n", done, strings.Join(parts, ", "))
+		}
+		return
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%4d scenarios: %s | %s", done, strings.Join(parts, ", "), name)
+	p.drawn = true
+}
+
+func (p *progressLine) end() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
 }

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// reportDir returns the one report directory a run wrote under root.
+func reportDir(t *testing.T, root string) string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(root, "*", "*"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("report dirs under %s: %v (%v)", root, dirs, err)
+	}
+	return dirs[0]
+}
+
+func scenarioIDs(t *testing.T, dir string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Scenarios []struct {
+			ID string `json:"id"`
+		} `json:"scenarios"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, len(r.Scenarios))
+	for i, s := range r.Scenarios {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// Two shards run disjoint halves; merged, they are the whole run.
+func TestShardsMergeIntoTheWholeRun(t *testing.T) {
+	tmp := t.TempDir()
+	tags := "@PRE-01,@DEN-01"
+	whole, a, b := filepath.Join(tmp, "whole"), filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	for _, c := range []struct{ root, shard string }{{whole, ""}, {a, "1/2"}, {b, "2/2"}} {
+		args := []string{"run", "--reference", "--tags", tags, "--format", "json", "--report", c.root}
+		if c.shard != "" {
+			args = append(args, "--shard", c.shard)
+		}
+		if code, out, errOut := runCLI(args...); code != exitOK {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, out, errOut)
+		}
+	}
+	all, ia, ib := scenarioIDs(t, reportDir(t, whole)), scenarioIDs(t, reportDir(t, a)), scenarioIDs(t, reportDir(t, b))
+	if len(ia) == 0 || len(ib) == 0 || len(ia)+len(ib) != len(all) {
+		t.Fatalf("shards ran %d and %d scenarios of %d", len(ia), len(ib), len(all))
+	}
+	seen := map[string]bool{}
+	for _, id := range append(ia, ib...) {
+		if seen[id] {
+			t.Fatalf("%s ran in both shards", id)
+		}
+		seen[id] = true
+	}
+	out := filepath.Join(tmp, "merged")
+	code, stdout, errOut := runCLI("report", "merge", "--out", out, reportDir(t, a), reportDir(t, b))
+	if code != exitOK {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if got := scenarioIDs(t, out); len(got) != len(all) {
+		t.Fatalf("the merged report has %d scenarios, want %d", len(got), len(all))
+	}
+	for _, f := range []string{"report.json", "junit.xml", "report.md", "report.html", "badge.json", "journal.jsonl"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("the merged report lacks %s", f)
+		}
+	}
+}
+
+const mutantFailures = `expectedFailures:
+  - scenario: "five-calls-mixed-answers.yaml: *"
+    reason: the mutant loses results
+  - scenario: "independent-first-denied.yaml: *"
+    reason: the mutant loses results
+  - scenario: "partial_denial.feature: a denied call among several leaves no call without a result (*"
+    check: PART-01
+    reason: the mutant loses results
+  - scenario: "partial_denial.feature: a denied call among several leaves no call without a result (*"
+    check: WIRE-01
+    reason: the results it loses leave calls dangling
+`
+
+func TestExpectedFailures(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	run := func(file string) (int, string) {
+		code, out, errOut := runCLI("run", "--mutant", "lost-results-on-partial-denial", "--tags", "@PART-01", "--expected-failures", file)
+		return code, out + errOut
+	}
+	// Every failure expected: the run passes.
+	if code, out := run(write("all.yaml", mutantFailures)); code != exitOK || !strings.Contains(out, "0 unexpected, 0 stale") {
+		t.Fatalf("a complete baseline: exit %d\n%s", code, out)
+	}
+	// A failure the baseline does not list fails the run.
+	partial := strings.Join(strings.Split(mutantFailures, "\n")[:3], "\n") + "\n"
+	if code, out := run(write("partial.yaml", partial)); code != exitFail || !strings.Contains(out, "UNEXPECTED FAIL  independent-first-denied.yaml") {
+		t.Fatalf("an incomplete baseline: exit %d\n%s", code, out)
+	}
+	// An entry that passes is stale, and names its line.
+	stale := write("stale.yaml", mutantFailures+"  - scenario: \"five-calls-all-denied.yaml: *\"\n    reason: fixed long ago\n")
+	if code, out := run(stale); code != exitFail || !strings.Contains(out, "STALE      "+stale+":12") {
+		t.Fatalf("a stale entry: exit %d\n%s", code, out)
+	}
+	// A broken file is a harness error naming the line.
+	if code, out := run(write("bad.yaml", "expectedFailures:\n  - scenario: x\n")); code != exitHarness || !strings.Contains(out, "bad.yaml") {
+		t.Fatalf("a broken baseline: exit %d\n%s", code, out)
+	}
+}
+
+// A YAML file in a directory given with --scenarios runs with no Go change.
+func TestExtraScenarios(t *testing.T) {
+	dir := t.TempDir()
+	yaml := `title: A deliberately wrong expectation, to prove the file runs
+checks: [REQ-01]
+tools:
+  - name: deleteFile
+    approval: always
+turns:
+  - model:
+      - toolCalls:
+          - {id: c1, tool: deleteFile, input: {path: /a}}
+    say: delete a
+    expect:
+      runs: {c1: 1}
+`
+	if err := os.WriteFile(filepath.Join(dir, "mine.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("run", "--reference", "--scenarios", dir, "--tags", "@REQ-01")
+	if code != exitFail || !strings.Contains(out, "mine.yaml: A deliberately wrong expectation") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = runCLI("scenario", "show", filepath.Join(dir, "mine.yaml"))
+	if code != exitOK || !strings.Contains(out, "Scenario Outline:") || !strings.Contains(out, "@REQ-01") {
+		t.Fatalf("scenario show: exit %d\n%s", code, out)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("title: x\nchecks: [REQ-01]\nturns:\n  - model: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI("scenario", "check", bad)
+	if code != exitFail || !strings.Contains(errOut, "bad.yaml:4") {
+		t.Fatalf("scenario check: exit %d: %s", code, errOut)
+	}
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--reference", "--format", "pdf"},
+		{"run", "--reference", "--shard", "3/2"},
+		{"run", "--reference", "--shard", "x"},
+		{"run", "--reference", "--scenarios", "/no/such/dir"},
+		{"run", "--reference", "--mutant", "late-resolution"},
+		{"run", "--reference", "--progress", "sometimes"},
+		{"run", "--reference", "--expected-failures", "/no/such/file.yaml"},
+		{"report"}, {"report", "merge"}, {"report", "merge", "/no/such/dir"},
+		{"scenario"}, {"scenario", "show"}, {"scenario", "frob", "x"},
+	} {
+		if code, _, _ := runCLI(args...); code != exitHarness {
+			t.Errorf("%v: exit %d, want %d", args, code, exitHarness)
+		}
+	}
+}
+
+// The Action passes flags to `conformance run`; every one must exist.
+func TestActionUsesRealFlags(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, help := runCLI("run", "-h")
+	used := regexp.MustCompile(`(?:\(|\s)--([a-z-]+)\b`).FindAllStringSubmatch(string(data), -1)
+	if len(used) < 5 {
+		t.Fatalf("found only %d flags in action.yml", len(used))
+	}
+	for _, m := range used {
+		if !strings.Contains(help, "  -"+m[1]+" ") && !strings.Contains(help, "  -"+m[1]+"\n") {
+			t.Errorf("action.yml passes --%s, which conformance run does not define", m[1])
+		}
+	}
+}
