@@ -136,15 +136,8 @@ func (c Codec) NewWriter(w io.Writer, flush func(), req *chat.Request) chat.Even
 }
 
 func (wr *writer) emit(ev event) error {
-	b, err := json.Marshal(ev)
-	if err != nil {
-		return fmt.Errorf("agui: encode %s: %w", ev.Type, err)
-	}
-	if err := sse.WriteData(wr.w, b); err != nil {
-		return fmt.Errorf("agui: write %s: %w", ev.Type, err)
-	}
-	if wr.flush != nil {
-		wr.flush()
+	if err := sse.WriteJSON(wr.w, ev, wr.flush); err != nil {
+		return fmt.Errorf("agui: %s: %w", ev.Type, err)
 	}
 	return nil
 }

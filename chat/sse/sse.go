@@ -6,6 +6,7 @@ package sse
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -135,4 +136,20 @@ func WriteData(w io.Writer, payload []byte) error {
 	buf = append(buf, "\n\n"...)
 	_, err := w.Write(buf)
 	return err
+}
+
+// WriteJSON writes v as one event's JSON data and calls flush, if set, so
+// the event leaves at once.
+func WriteJSON(w io.Writer, v any, flush func()) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("sse: encode: %w", err)
+	}
+	if err := WriteData(w, b); err != nil {
+		return err
+	}
+	if flush != nil {
+		flush()
+	}
+	return nil
 }

@@ -263,15 +263,8 @@ func (Codec) NewWriter(w io.Writer, flush func(), _ *chat.Request) chat.EventWri
 }
 
 func (wr *writer) emit(c chunk) error {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return fmt.Errorf("uistream: encode %s: %w", c.Type, err)
-	}
-	if err := sse.WriteData(wr.w, b); err != nil {
-		return fmt.Errorf("uistream: write %s: %w", c.Type, err)
-	}
-	if wr.flush != nil {
-		wr.flush()
+	if err := sse.WriteJSON(wr.w, c, wr.flush); err != nil {
+		return fmt.Errorf("uistream: %s: %w", c.Type, err)
 	}
 	return nil
 }

@@ -41,31 +41,10 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return exitHarness, err
 	}
-	var outcome *baseline.Outcome
-	if base != nil {
-		outcome = baseline.Apply(base, merged)
+	dir := *out
+	if dir == "" {
+		dir = report.DefaultDir(defaultReportRoot, merged.Target, time.Now())
 	}
-	if pretty {
-		if err := report.WriteSummary(stdout, merged); err != nil {
-			return 0, fmt.Errorf("write summary: %w", err)
-		}
-		if outcome != nil {
-			writeOutcome(stdout, base, outcome)
-		}
-	}
-	if len(files) > 0 {
-		dir := *out
-		if dir == "" {
-			dir = report.DefaultDir(defaultReportRoot, merged.Target, time.Now())
-		}
-		written, err := report.WriteDir(dir, merged, files...)
-		if err != nil {
-			return exitHarness, fmt.Errorf("write the merged report: %w", err)
-		}
-		fmt.Fprintf(stdout, "\nMerged %d reports into %s (%s)\n", len(dirs), dir, strings.Join(baseNames(written), ", "))
-	}
-	if outcome != nil {
-		return baselineExit(merged, outcome), nil
-	}
-	return exitCode(merged), nil
+	fmt.Fprintf(stdout, "Merged %d reports.\n\n", len(dirs))
+	return deliver(stdout, merged, pretty, files, dir, base)
 }

@@ -161,6 +161,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return exitHarness, err
 	}
 
+	dir := ""
+	if len(files) > 0 {
+		dir = report.DefaultDir(root, res.Target, res.Started)
+	}
+	return deliver(stdout, res, pretty, files, dir, base)
+}
+
+// deliver prints the summary (and the baseline's outcome), writes the report
+// files to dir, and returns the exit code: the baseline's when there is
+// one, the run's otherwise.
+func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, dir string, base *baseline.File) (int, error) {
 	var outcome *baseline.Outcome
 	if base != nil {
 		outcome = baseline.Apply(base, res)
@@ -174,7 +185,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		}
 	}
 	if len(files) > 0 {
-		dir := report.DefaultDir(root, res.Target, res.Started)
 		written, err := report.WriteDir(dir, res, files...)
 		if err != nil {
 			return exitHarness, fmt.Errorf("write the report: %w", err)
@@ -182,7 +192,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		fmt.Fprintf(stdout, "\nReport: %s (%s)\n", dir, strings.Join(baseNames(written), ", "))
 	}
 	if outcome != nil {
-		return baselineExit(res, outcome), nil
+		return baselineExit(outcome), nil
 	}
 	return exitCode(res), nil
 }
@@ -256,7 +266,7 @@ func exitCode(r *report.Run) int {
 // baselineExit: 0 when every failure is expected and no entry is stale; 1
 // when a failure is unexpected or an entry stale, unless every unexpected
 // result is an error or timeout (2: the run itself is in doubt).
-func baselineExit(r *report.Run, o *baseline.Outcome) int {
+func baselineExit(o *baseline.Outcome) int {
 	if o.OK() {
 		return exitOK
 	}
