@@ -1,6 +1,7 @@
 package simulator
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,8 +10,10 @@ import (
 	"github.com/approval-conformance-kit/ack/model"
 )
 
-// check returns the expectations the request does not meet.
-func (e *Expect) check(req *llm.Request) []Problem {
+// check returns the expectations the request does not meet. lossy says
+// the prompt came over a provider wire, which carries tool outputs as text
+// without their types (see checkResult).
+func (e *Expect) check(req *llm.Request, lossy bool) []Problem {
 	if e == nil {
 		return nil
 	}
@@ -25,7 +28,11 @@ func (e *Expect) check(req *llm.Request) []Problem {
 			fail("expected a result for %s in the prompt, found none", want.ToolCallID)
 			continue
 		}
-		out = append(out, checkResult(e.Check, want, res.Output)...)
+		if lossy {
+			out = append(out, checkWireResult(e.Check, want, res.Output)...)
+		} else {
+			out = append(out, checkResult(e.Check, want, res.Output)...)
+		}
 	}
 	for _, id := range e.NoResults {
 		if _, ok := ix.Result(id); ok {
@@ -110,6 +117,60 @@ func checkResult(check string, want ResultExpect, got *model.ToolOutput) []Probl
 		fail("expected the result for %s to contain %q, got %q", want.ToolCallID, want.TextContains, got.TextValue())
 	}
 	return out
+}
+
+// checkWireResult checks a result that came over a provider wire. The
+// providers carry a tool output as text (OpenAI) or text blocks (Anthropic,
+// with an is_error flag), so an output's type is not on the wire: a JSON
+// output is text that parses as JSON; a denial is text that carries the
+// reason; text and error text are told apart only where the wire says so.
+// What the wire cannot say is not held against the prompt; the types are
+// still checked on the target's own answer (the turn's messages).
+func checkWireResult(check string, want ResultExpect, got *model.ToolOutput) []Problem {
+	var out []Problem
+	fail := func(format string, args ...any) {
+		out = append(out, Problem{Check: check, Detail: fmt.Sprintf(format, args...)})
+	}
+	text := wireText(got)
+	switch model.OutputType(want.Type) {
+	case model.OutputJSON, model.OutputErrorJSON:
+		if !json.Valid([]byte(text)) {
+			fail("expected the result for %s to be JSON (type %s), got the text %q", want.ToolCallID, want.Type, clipText(text))
+			return out
+		}
+	case model.OutputExecutionDenied:
+		if want.Reason != nil && *want.Reason != "" && !strings.Contains(text, *want.Reason) {
+			fail("expected the denial result for %s to carry the reason %q, got %q", want.ToolCallID, *want.Reason, clipText(text))
+		}
+	}
+	if len(want.Value) > 0 && !model.JSONEqual(want.Value, json.RawMessage(text)) {
+		fail("expected the result for %s to have the value %s, got %s", want.ToolCallID, want.Value, clipText(text))
+	}
+	if want.TextContains != "" && !strings.Contains(text, want.TextContains) {
+		fail("expected the result for %s to contain %q, got %q", want.ToolCallID, want.TextContains, clipText(text))
+	}
+	return out
+}
+
+// wireText is an output as a provider wire carries it: a text value as is,
+// anything else as its JSON, a denial as its reason.
+func wireText(o *model.ToolOutput) string {
+	switch {
+	case o == nil:
+		return ""
+	case o.Type == model.OutputText || o.Type == model.OutputErrorText:
+		return o.TextValue()
+	case o.Type == model.OutputExecutionDenied:
+		return o.Reason
+	}
+	return string(o.Value)
+}
+
+func clipText(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
 }
 
 // Corpus returns all the text a model would read in the prompt: message
