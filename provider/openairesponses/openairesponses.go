@@ -1,0 +1,633 @@
+// Package openairesponses is the OpenAI Responses wire format: input items
+// (messages, function_call, function_call_output, mcp_approval_request,
+// mcp_approval_response), response objects with output items, and the
+// event stream (response.created, response.output_item.added, text and
+// argument deltas, response.output_item.done, response.completed).
+package openairesponses
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/approval-conformance-kit/ack/chat/sse"
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/provider"
+	"github.com/approval-conformance-kit/ack/wire"
+)
+
+func init() { provider.Register(Codec{}) }
+
+// Model is the model name the client sends.
+const Model = "ack-simulated"
+
+// ServerLabel is the MCP server label of provider-executed tools.
+const ServerLabel = "ack"
+
+// Codec is the Responses format.
+type Codec struct{}
+
+// Profile implements provider.Codec.
+func (Codec) Profile() wire.Profile { return wire.OpenAIResponses }
+
+// Path implements provider.Codec.
+func (Codec) Path() string { return "/responses" }
+
+type request struct {
+	Model  string `json:"model"`
+	Input  []item `json:"input"`
+	Tools  []tool `json:"tools,omitempty"`
+	Stream bool   `json:"stream,omitempty"`
+}
+
+type tool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+}
+
+// item is an input or output item.
+type item struct {
+	Type              string          `json:"type,omitempty"`
+	ID                string          `json:"id,omitempty"`
+	Role              string          `json:"role,omitempty"`
+	Status            string          `json:"status,omitempty"`
+	Content           json.RawMessage `json:"content,omitempty"`
+	CallID            string          `json:"call_id,omitempty"`
+	Name              string          `json:"name,omitempty"`
+	Arguments         *string         `json:"arguments,omitempty"`
+	Output            *string         `json:"output,omitempty"`
+	ServerLabel       string          `json:"server_label,omitempty"`
+	ApprovalRequestID string          `json:"approval_request_id,omitempty"`
+	Approve           *bool           `json:"approve,omitempty"`
+	Reason            string          `json:"reason,omitempty"`
+}
+
+type contentPart struct {
+	Type        string `json:"type"`
+	Text        string `json:"text"`
+	Annotations []any  `json:"annotations,omitempty"`
+}
+
+func strp(s string) *string { return &s }
+
+func textContent(typ, s string) json.RawMessage {
+	parts := []contentPart{{Type: typ, Text: s}}
+	if typ == "output_text" {
+		parts[0].Annotations = []any{}
+	}
+	b, _ := json.Marshal(parts) // plain strings always marshal
+	return b
+}
+
+// EncodeRequest implements provider.Codec.
+func (Codec) EncodeRequest(req *llm.Request, stream bool) ([]byte, error) {
+	r := request{Model: Model, Input: []item{}, Stream: stream}
+	for _, t := range req.Tools {
+		r.Tools = append(r.Tools, tool{Type: "function", Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case model.RoleSystem, model.RoleUser:
+			c, _ := json.Marshal(provider.Text(m)) // a string always marshals
+			r.Input = append(r.Input, item{Role: string(m.Role), Content: c})
+		case model.RoleAssistant:
+			if t := provider.Text(m); t != "" {
+				r.Input = append(r.Input, item{Type: "message", Role: "assistant", Content: textContent("output_text", t)})
+			}
+			calls := map[string]model.Part{}
+			for j, p := range m.Content {
+				switch {
+				case p.Type == model.PartToolCall:
+					input, err := provider.ValidJSON(p.Input, fmt.Sprintf("messages[%d].content[%d].input", i, j))
+					if err != nil {
+						return nil, err
+					}
+					if p.ProviderExecuted {
+						calls[p.ToolCallID] = p
+						continue
+					}
+					r.Input = append(r.Input, item{Type: "function_call", CallID: p.ToolCallID, Name: p.ToolName, Arguments: strp(string(input))})
+				case p.Type == model.PartToolApprovalRequest:
+					if c, ok := calls[p.ToolCallID]; ok {
+						r.Input = append(r.Input, item{Type: "mcp_approval_request", ID: p.ApprovalID, Name: c.ToolName, Arguments: strp(string(c.Input)), ServerLabel: ServerLabel})
+					}
+				}
+			}
+		case model.RoleTool:
+			for _, p := range m.Content {
+				switch {
+				case p.Type == model.PartToolResult && !p.ProviderExecuted:
+					r.Input = append(r.Input, item{Type: "function_call_output", CallID: p.ToolCallID, Output: strp(provider.OutputText(p.Output))})
+				case p.Type == model.PartToolApprovalResponse && p.ProviderExecuted:
+					approve := p.Approved
+					r.Input = append(r.Input, item{Type: "mcp_approval_response", ApprovalRequestID: p.ApprovalID, Approve: &approve, Reason: p.Reason})
+				}
+			}
+		}
+	}
+	return json.Marshal(r)
+}
+
+func itemText(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var parts []contentPart
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", errors.New("want a string or an array of content parts")
+	}
+	for _, p := range parts {
+		s += p.Text
+	}
+	return s, nil
+}
+
+// DecodeRequest implements provider.Codec: items in a row of one kind join
+// one canonical message (assistant items into an assistant message, outputs
+// and approval responses into a tool message).
+func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
+	var r request
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, fmt.Errorf("request body: %w", err)
+	}
+	if r.Input == nil {
+		return nil, errors.New("input: missing")
+	}
+	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.OpenAIResponses}, Stream: r.Stream}
+	for i, t := range r.Tools {
+		if t.Name == "" {
+			return nil, fmt.Errorf("tools[%d].name: missing", i)
+		}
+		d.Request.Tools = append(d.Request.Tools, llm.ToolDef{Name: t.Name, Description: t.Description, InputSchema: t.Parameters})
+	}
+	msgs := &d.Request.Messages
+	into := func(role model.Role) int {
+		if n := len(*msgs); n > 0 && (*msgs)[n-1].Role == role && (role == model.RoleAssistant || role == model.RoleTool) {
+			return n - 1
+		}
+		*msgs = append(*msgs, model.Message{Role: role})
+		return len(*msgs) - 1
+	}
+	for i, it := range r.Input {
+		field := fmt.Sprintf("input[%d]", i)
+		typ := it.Type
+		if typ == "" && it.Role != "" {
+			typ = "message"
+		}
+		switch typ {
+		case "message":
+			text, err := itemText(it.Content)
+			if err != nil {
+				return nil, fmt.Errorf("%s.content: %w", field, err)
+			}
+			var at int
+			switch it.Role {
+			case "user":
+				*msgs = append(*msgs, model.UserText(text))
+				at = len(*msgs) - 1
+			case "system", "developer":
+				*msgs = append(*msgs, model.SystemText(text))
+				at = len(*msgs) - 1
+			case "assistant":
+				at = into(model.RoleAssistant)
+				(*msgs)[at].Content = append((*msgs)[at].Content, model.Text(text))
+			default:
+				return nil, fmt.Errorf("%s.role: unknown role %q", field, it.Role)
+			}
+			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "message", Canonical: at})
+		case "function_call":
+			if it.CallID == "" || it.Name == "" {
+				return nil, fmt.Errorf("%s: a function_call needs call_id and name", field)
+			}
+			args := ""
+			if it.Arguments != nil {
+				args = *it.Arguments
+			}
+			input, err := provider.ValidJSON(json.RawMessage(args), field+".arguments")
+			if err != nil {
+				return nil, err
+			}
+			at := into(model.RoleAssistant)
+			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolCall(it.CallID, it.Name, input))
+			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "function_call", Calls: []string{it.CallID}, Canonical: at})
+		case "function_call_output":
+			if it.CallID == "" {
+				return nil, fmt.Errorf("%s.call_id: missing", field)
+			}
+			out := ""
+			if it.Output != nil {
+				out = *it.Output
+			}
+			at := into(model.RoleTool)
+			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolResult(it.CallID, callName(*msgs, it.CallID), provider.OutputFromText(out, false)))
+			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "function_call_output", Results: []wire.Result{{ID: it.CallID, Canonical: at}}, Canonical: at})
+		case "mcp_approval_request":
+			if it.ID == "" || it.Name == "" {
+				return nil, fmt.Errorf("%s: an mcp_approval_request needs id and name", field)
+			}
+			args := "{}"
+			if it.Arguments != nil && *it.Arguments != "" {
+				args = *it.Arguments
+			}
+			input, err := provider.ValidJSON(json.RawMessage(args), field+".arguments")
+			if err != nil {
+				return nil, err
+			}
+			at := into(model.RoleAssistant)
+			call := model.ToolCall(it.ID, it.Name, input)
+			call.ProviderExecuted = true
+			req := model.ApprovalRequest(it.ID, it.ID)
+			req.ProviderExecuted = true
+			(*msgs)[at].Content = append((*msgs)[at].Content, call, req)
+		case "mcp_approval_response":
+			if it.ApprovalRequestID == "" || it.Approve == nil {
+				return nil, fmt.Errorf("%s: an mcp_approval_response needs approval_request_id and approve", field)
+			}
+			at := into(model.RoleTool)
+			resp := model.ApprovalResponse(it.ApprovalRequestID, *it.Approve, it.Reason)
+			resp.ProviderExecuted = true
+			(*msgs)[at].Content = append((*msgs)[at].Content, resp)
+			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "mcp_approval_response", Canonical: at})
+		case "reasoning", "mcp_call", "mcp_list_tools", "web_search_call", "file_search_call":
+			// Items the provider keeps for itself.
+		default:
+			return nil, fmt.Errorf("%s.type: unknown item type %q", field, it.Type)
+		}
+	}
+	return d, nil
+}
+
+func callName(msgs []model.Message, id string) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		for _, p := range msgs[i].Content {
+			if p.Type == model.PartToolCall && p.ToolCallID == id {
+				return p.ToolName
+			}
+		}
+	}
+	return ""
+}
+
+type response struct {
+	ID                string  `json:"id"`
+	Object            string  `json:"object"`
+	CreatedAt         int64   `json:"created_at"`
+	Status            string  `json:"status"`
+	Model             string  `json:"model"`
+	Output            []item  `json:"output"`
+	IncompleteDetails *reason `json:"incomplete_details"`
+	Usage             *usage  `json:"usage,omitempty"`
+}
+
+type reason struct {
+	Reason string `json:"reason"`
+}
+
+type usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	TotalTokens  int `json:"total_tokens"`
+}
+
+// outputItems lays a reply out as output items.
+func outputItems(parts []model.Part) []item {
+	out := []item{}
+	calls := map[string]model.Part{}
+	for _, p := range parts {
+		switch {
+		case p.Type == model.PartText:
+			out = append(out, item{Type: "message", ID: "msg_" + uuid.NewString(), Role: "assistant", Status: "completed", Content: textContent("output_text", p.Text)})
+		case p.Type == model.PartToolCall && p.ProviderExecuted:
+			calls[p.ToolCallID] = p
+		case p.Type == model.PartToolCall:
+			out = append(out, item{Type: "function_call", ID: "fc_" + p.ToolCallID, CallID: p.ToolCallID, Name: p.ToolName, Arguments: strp(string(p.Input)), Status: "completed"})
+		case p.Type == model.PartToolApprovalRequest:
+			c := calls[p.ToolCallID]
+			out = append(out, item{Type: "mcp_approval_request", ID: p.ApprovalID, Name: c.ToolName, Arguments: strp(string(c.Input)), ServerLabel: ServerLabel})
+			delete(calls, p.ToolCallID)
+		case p.Type == model.PartToolResult && p.ProviderExecuted:
+			out = append(out, item{Type: "mcp_call", ID: p.ToolCallID, Name: p.ToolName, Arguments: strp("{}"), Output: strp(provider.OutputText(p.Output)), ServerLabel: ServerLabel})
+		}
+	}
+	return out
+}
+
+func responseOf(id string, resp *llm.Response, status string) response {
+	r := response{ID: id, Object: "response", CreatedAt: time.Now().Unix(), Status: status, Model: Model, Output: outputItems(resp.Content),
+		Usage: &usage{resp.Usage.InputTokens, resp.Usage.OutputTokens, resp.Usage.InputTokens + resp.Usage.OutputTokens}}
+	if resp.FinishReason == llm.FinishLength {
+		r.Status, r.IncompleteDetails = "incomplete", &reason{Reason: "max_output_tokens"}
+	}
+	return r
+}
+
+// EncodeResponse implements provider.Codec.
+func (Codec) EncodeResponse(resp *llm.Response) ([]byte, error) {
+	return json.Marshal(responseOf("resp_"+uuid.NewString(), resp, "completed"))
+}
+
+// contentOf reads output items back into parts, with the finish reason the
+// AI SDK derives: tool-calls when a function is called, length when the
+// response is incomplete, stop otherwise.
+func contentOf(items []item, r *response) ([]model.Part, string, error) {
+	var parts []model.Part
+	finish := llm.FinishStop
+	for j, it := range items {
+		switch it.Type {
+		case "message":
+			text, err := itemText(it.Content)
+			if err != nil {
+				return nil, "", fmt.Errorf("output[%d].content: %w", j, err)
+			}
+			parts = append(parts, model.Text(text))
+		case "function_call":
+			args := ""
+			if it.Arguments != nil {
+				args = *it.Arguments
+			}
+			input, err := provider.ValidJSON(json.RawMessage(args), fmt.Sprintf("output[%d].arguments", j))
+			if err != nil {
+				return nil, "", err
+			}
+			parts = append(parts, model.ToolCall(it.CallID, it.Name, input))
+			finish = llm.FinishToolCalls
+		case "mcp_approval_request":
+			args := "{}"
+			if it.Arguments != nil && *it.Arguments != "" {
+				args = *it.Arguments
+			}
+			input, err := provider.ValidJSON(json.RawMessage(args), fmt.Sprintf("output[%d].arguments", j))
+			if err != nil {
+				return nil, "", err
+			}
+			call := model.ToolCall(it.ID, it.Name, input)
+			call.ProviderExecuted = true
+			req := model.ApprovalRequest(it.ID, it.ID)
+			req.ProviderExecuted = true
+			parts = append(parts, call, req)
+		case "mcp_call":
+			out := ""
+			if it.Output != nil {
+				out = *it.Output
+			}
+			res := model.ToolResult(it.ID, it.Name, provider.OutputFromText(out, false))
+			res.ProviderExecuted = true
+			parts = append(parts, res)
+		}
+	}
+	if r != nil && r.IncompleteDetails != nil {
+		finish = llm.FinishLength
+	}
+	return parts, finish, nil
+}
+
+// DecodeResponse implements provider.Codec.
+func (Codec) DecodeResponse(body []byte) (*llm.Response, error) {
+	var r response
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, fmt.Errorf("reply body: %w", err)
+	}
+	if r.Object != "response" {
+		return nil, fmt.Errorf("reply body: object: %q, want response", r.Object)
+	}
+	parts, finish, err := contentOf(r.Output, &r)
+	if err != nil {
+		return nil, fmt.Errorf("reply body: %w", err)
+	}
+	out := &llm.Response{Content: parts, FinishReason: finish}
+	if r.Usage != nil {
+		out.Usage = llm.Usage{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens}
+	}
+	return out, nil
+}
+
+// ErrorBody implements provider.Codec.
+func (Codec) ErrorBody(status int, typ, message string) []byte {
+	if typ == "" {
+		typ = "invalid_request_error"
+	}
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": message, "type": typ, "param": nil, "code": nil}})
+	return b
+}
+
+// event is a stream event.
+type event struct {
+	Type           string    `json:"type"`
+	SequenceNumber int       `json:"sequence_number"`
+	Response       *response `json:"response,omitempty"`
+	OutputIndex    *int      `json:"output_index,omitempty"`
+	ContentIndex   *int      `json:"content_index,omitempty"`
+	ItemID         string    `json:"item_id,omitempty"`
+	Item           *item     `json:"item,omitempty"`
+	Delta          string    `json:"delta,omitempty"`
+}
+
+type streamWriter struct {
+	w     io.Writer
+	flush func()
+	id    string
+	seq   int
+	parts []model.Part
+	// the item being streamed
+	open     *item
+	openText string
+	openArgs string
+	index    int
+}
+
+// NewStreamWriter implements provider.Codec.
+func (Codec) NewStreamWriter(w io.Writer, flush func(), _ bool) provider.StreamWriter {
+	return &streamWriter{w: w, flush: flush, id: "resp_" + uuid.NewString(), index: -1}
+}
+
+func (s *streamWriter) emit(ev event) error {
+	ev.SequenceNumber = s.seq
+	s.seq++
+	if _, err := io.WriteString(s.w, "event: "+ev.Type+"\n"); err != nil {
+		return err
+	}
+	return sse.WriteJSON(s.w, ev, s.flush)
+}
+
+func (s *streamWriter) add(it item) error {
+	if err := s.done(); err != nil {
+		return err
+	}
+	s.index++
+	s.open = &it
+	i := s.index
+	return s.emit(event{Type: "response.output_item.added", OutputIndex: &i, Item: &it})
+}
+
+// done closes the open item.
+func (s *streamWriter) done() error {
+	if s.open == nil {
+		return nil
+	}
+	it := *s.open
+	s.open = nil
+	i := s.index
+	switch it.Type {
+	case "message":
+		it.Status, it.Content = "completed", textContent("output_text", s.openText)
+		zero := 0
+		if err := s.emit(event{Type: "response.output_text.done", OutputIndex: &i, ContentIndex: &zero, ItemID: it.ID, Delta: ""}); err != nil {
+			return err
+		}
+	case "function_call":
+		it.Status, it.Arguments = "completed", strp(s.openArgs)
+		if err := s.emit(event{Type: "response.function_call_arguments.done", OutputIndex: &i, ItemID: it.ID}); err != nil {
+			return err
+		}
+	}
+	s.openText, s.openArgs = "", ""
+	return s.emit(event{Type: "response.output_item.done", OutputIndex: &i, Item: &it})
+}
+
+func (s *streamWriter) Write(ev llm.StreamEvent) error {
+	if s.seq == 0 {
+		r := response{ID: s.id, Object: "response", CreatedAt: time.Now().Unix(), Status: "in_progress", Model: Model, Output: []item{}}
+		if err := s.emit(event{Type: "response.created", Response: &r}); err != nil {
+			return err
+		}
+	}
+	switch ev.Type {
+	case llm.StreamTextDelta:
+		s.parts = appendText(s.parts, ev.Text)
+		if s.open == nil || s.open.Type != "message" {
+			if err := s.add(item{Type: "message", ID: "msg_" + uuid.NewString(), Role: "assistant", Status: "in_progress", Content: json.RawMessage("[]")}); err != nil {
+				return err
+			}
+		}
+		s.openText += ev.Text
+		i, zero := s.index, 0
+		return s.emit(event{Type: "response.output_text.delta", OutputIndex: &i, ContentIndex: &zero, ItemID: s.open.ID, Delta: ev.Text})
+	case llm.StreamToolInputStart:
+		if err := s.add(item{Type: "function_call", ID: "fc_" + ev.ToolCallID, CallID: ev.ToolCallID, Name: ev.ToolName, Arguments: strp(""), Status: "in_progress"}); err != nil {
+			return err
+		}
+		return nil
+	case llm.StreamToolInputDelta:
+		if s.open == nil || s.open.CallID != ev.ToolCallID {
+			return fmt.Errorf("openai-responses stream: input for %s outside its item", ev.ToolCallID)
+		}
+		s.openArgs += ev.Delta
+		i := s.index
+		return s.emit(event{Type: "response.function_call_arguments.delta", OutputIndex: &i, ItemID: s.open.ID, Delta: ev.Delta})
+	case llm.StreamPart:
+		p := *ev.Part
+		s.parts = append(s.parts, p)
+		if p.Type == model.PartToolCall && !p.ProviderExecuted {
+			return nil // streamed already
+		}
+		items := outputItems(s.parts)
+		if p.Type == model.PartToolApprovalRequest || (p.Type == model.PartToolResult && p.ProviderExecuted) {
+			it := items[len(items)-1]
+			if err := s.add(it); err != nil {
+				return err
+			}
+			return s.done()
+		}
+		return nil
+	case llm.StreamFinish:
+		if err := s.done(); err != nil {
+			return err
+		}
+		r := responseOf(s.id, &llm.Response{Content: s.parts, FinishReason: ev.FinishReason, Usage: ev.Usage}, "completed")
+		return s.emit(event{Type: "response.completed", Response: &r})
+	}
+	return nil
+}
+
+func appendText(parts []model.Part, text string) []model.Part {
+	if n := len(parts); n > 0 && parts[n-1].Type == model.PartText {
+		parts[n-1].Text += text
+		return parts
+	}
+	return append(parts, model.Text(text))
+}
+
+// ReadStream implements provider.Codec: text and argument deltas as they
+// come; whole parts from the items when they are done; the finish from
+// response.completed.
+func (Codec) ReadStream(ctx context.Context, r io.Reader, yield func(llm.StreamEvent) error) error {
+	sr := sse.NewReader(r)
+	callOf := map[string]string{} // item id -> call id
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		raw, err := sr.Next()
+		if errors.Is(err, io.EOF) {
+			return errors.New("the stream ended before response.completed")
+		}
+		if err != nil {
+			return err
+		}
+		var ev event
+		if err := json.Unmarshal(raw.Data, &ev); err != nil {
+			return fmt.Errorf("event %d: %w", raw.Index, err)
+		}
+		switch ev.Type {
+		case "response.output_item.added":
+			if ev.Item != nil && ev.Item.Type == "function_call" {
+				callOf[ev.Item.ID] = ev.Item.CallID
+				if err := yield(llm.StreamEvent{Type: llm.StreamToolInputStart, ToolCallID: ev.Item.CallID, ToolName: ev.Item.Name}); err != nil {
+					return err
+				}
+			}
+		case "response.output_text.delta":
+			if err := yield(llm.StreamEvent{Type: llm.StreamTextDelta, Text: ev.Delta}); err != nil {
+				return err
+			}
+		case "response.function_call_arguments.delta":
+			callID, ok := callOf[ev.ItemID]
+			if !ok {
+				return fmt.Errorf("event %d: arguments for an unknown item %q", raw.Index, ev.ItemID)
+			}
+			if err := yield(llm.StreamEvent{Type: llm.StreamToolInputDelta, ToolCallID: callID, Delta: ev.Delta}); err != nil {
+				return err
+			}
+		case "response.output_item.done":
+			if ev.Item == nil || ev.Item.Type == "message" {
+				continue
+			}
+			parts, _, err := contentOf([]item{*ev.Item}, nil)
+			if err != nil {
+				return fmt.Errorf("event %d: %w", raw.Index, err)
+			}
+			for i := range parts {
+				if err := yield(llm.StreamEvent{Type: llm.StreamPart, Part: &parts[i]}); err != nil {
+					return err
+				}
+			}
+		case "response.completed", "response.incomplete":
+			if ev.Response == nil {
+				return fmt.Errorf("event %d: %s without its response", raw.Index, ev.Type)
+			}
+			_, finish, err := contentOf(ev.Response.Output, ev.Response)
+			if err != nil {
+				return fmt.Errorf("event %d: %w", raw.Index, err)
+			}
+			fin := llm.StreamEvent{Type: llm.StreamFinish, FinishReason: finish}
+			if u := ev.Response.Usage; u != nil {
+				fin.Usage = llm.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+			}
+			return yield(fin)
+		case "response.failed", "error":
+			return fmt.Errorf("event %d: the stream reported an error: %s", raw.Index, raw.Data)
+		}
+	}
+}

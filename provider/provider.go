@@ -1,0 +1,173 @@
+// Package provider carries model calls over the providers' HTTP wire
+// formats: the Codec interface each format implements (openaichat,
+// openairesponses, anthropic), an llm.Model client over HTTP, and the
+// helpers the formats share for tool outputs.
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/wire"
+)
+
+// MaxRequestBody bounds a request body a server reads.
+const MaxRequestBody = 8 << 20
+
+// Decoded is a provider request as a server reads it.
+type Decoded struct {
+	// Request is the prompt and tools in the canonical model.
+	Request *llm.Request
+	// View is the prompt as the provider lays it out, for its rules.
+	View wire.View
+	// Stream says the client asked for a stream.
+	Stream bool
+}
+
+// Codec is one provider's wire format, on both sides.
+type Codec interface {
+	// Profile is the provider profile the format belongs to.
+	Profile() wire.Profile
+	// Path is the endpoint path under the base URL ("/chat/completions").
+	Path() string
+	// EncodeRequest writes a client's request body.
+	EncodeRequest(req *llm.Request, stream bool) ([]byte, error)
+	// DecodeRequest reads a request body on the server; errors name the
+	// JSON field.
+	DecodeRequest(body []byte) (*Decoded, error)
+	// EncodeResponse writes a whole (non-streamed) reply.
+	EncodeResponse(resp *llm.Response) ([]byte, error)
+	// DecodeResponse reads a whole reply on the client.
+	DecodeResponse(body []byte) (*llm.Response, error)
+	// NewStreamWriter returns a writer of a streamed reply as SSE to w; flush
+	// is called after each event.
+	NewStreamWriter(w io.Writer, flush func(), includeUsage bool) StreamWriter
+	// ReadStream reads a streamed reply on the client, delivering events in
+	// the llm.StreamEvent form, the finish last.
+	ReadStream(ctx context.Context, r io.Reader, yield func(llm.StreamEvent) error) error
+	// ErrorBody is the provider's error envelope.
+	ErrorBody(status int, typ, message string) []byte
+}
+
+// StreamWriter writes a streamed reply.
+type StreamWriter interface {
+	// Write writes one event; the finish event ends the stream.
+	Write(ev llm.StreamEvent) error
+}
+
+// DefaultDenialText is what a denial without a reason reads as on a wire
+// (the Vercel AI SDK's wording).
+const DefaultDenialText = "Tool call execution denied."
+
+// OutputText is a tool output as the text a provider carries: text as is,
+// JSON as JSON, a denial as its reason (or DefaultDenialText).
+func OutputText(o *model.ToolOutput) string {
+	switch {
+	case o == nil:
+		return ""
+	case o.Type == model.OutputText || o.Type == model.OutputErrorText:
+		return o.TextValue()
+	case o.Type == model.OutputExecutionDenied:
+		if o.Reason != "" {
+			return o.Reason
+		}
+		return DefaultDenialText
+	}
+	return string(o.Value)
+}
+
+// OutputFromText reads a tool output a provider carried as text: JSON
+// other than a bare string is a JSON output, anything else text; isError
+// (Anthropic's flag) makes it an error.
+func OutputFromText(s string, isError bool) *model.ToolOutput {
+	var v any
+	if json.Unmarshal([]byte(s), &v) == nil {
+		if _, str := v.(string); !str {
+			if isError {
+				return &model.ToolOutput{Type: model.OutputErrorJSON, Value: json.RawMessage(s)}
+			}
+			return model.JSONOutput(json.RawMessage(s))
+		}
+	}
+	if isError {
+		return model.ErrorTextOutput(s)
+	}
+	return model.TextOutput(s)
+}
+
+// IsFailure reports whether an output is an error or a denial (Anthropic's
+// is_error).
+func IsFailure(o *model.ToolOutput) bool { return o != nil && o.IsFailure() }
+
+// Text joins a message's text parts.
+func Text(m model.Message) string {
+	var s string
+	for _, p := range m.Content {
+		if p.Type == model.PartText {
+			s += p.Text
+		}
+	}
+	return s
+}
+
+// ValidJSON returns raw if it is JSON, or "{}" when empty; it fails on
+// anything else, naming the field.
+func ValidJSON(raw json.RawMessage, field string) (json.RawMessage, error) {
+	if len(raw) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	if !json.Valid(raw) {
+		return nil, fmt.Errorf("%s: not valid JSON", field)
+	}
+	return raw, nil
+}
+
+// Codecs are the wire formats by profile; the format packages register
+// themselves here.
+var codecs = map[wire.Profile]Codec{}
+
+// Register adds a format (called from the format packages' init).
+func Register(c Codec) { codecs[c.Profile()] = c }
+
+// Lookup returns the format of a profile.
+func Lookup(p wire.Profile) (Codec, error) {
+	c, ok := codecs[p]
+	if !ok {
+		return nil, fmt.Errorf("provider: no wire format for %q", p)
+	}
+	return c, nil
+}
+
+func parseProfile(s string) (wire.Profile, error) {
+	p, err := wire.ParseProfile(s)
+	if err != nil {
+		return "", fmt.Errorf("provider: %w", err)
+	}
+	return p, nil
+}
+
+// FinishToWire and FinishFromWire map the canonical finish reasons to a
+// provider's names and back.
+type FinishNames map[string]string
+
+// ToWire returns the provider's name of a canonical finish reason.
+func (f FinishNames) ToWire(reason string) string {
+	if s, ok := f[reason]; ok {
+		return s
+	}
+	return f[llm.FinishStop]
+}
+
+// FromWire returns the canonical finish reason of a provider's name.
+func (f FinishNames) FromWire(name string) string {
+	for k, v := range f {
+		if v == name {
+			return k
+		}
+	}
+	return llm.FinishOther
+}

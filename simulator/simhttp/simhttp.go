@@ -1,0 +1,205 @@
+// Package simhttp serves simulated models over HTTP in the providers' wire
+// formats, like net/http/httptest: NewServer starts a loopback server with a
+// URL and Close; each conversation is a simulator.Model added under its own
+// path prefix, so many share one server.
+//
+// Routes, under <URL>/c/<name>/v1: POST /chat/completions (openai-chat),
+// POST /responses (openai-responses), POST /messages (anthropic-messages).
+// The route must match the model's profile. Every call is decoded from the
+// wire (the prompt as the provider lays it out, for its rules, and in the
+// canonical model, for the script's expectations) and handed to the model;
+// its reply is encoded as JSON or, when asked, as the provider's SSE stream.
+package simhttp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/provider"
+	"github.com/approval-conformance-kit/ack/simulator"
+	"github.com/approval-conformance-kit/ack/wire"
+
+	// The wire formats register themselves.
+	_ "github.com/approval-conformance-kit/ack/provider/anthropic"
+	_ "github.com/approval-conformance-kit/ack/provider/openaichat"
+	_ "github.com/approval-conformance-kit/ack/provider/openairesponses"
+)
+
+// Server is a simulator over HTTP.
+type Server struct {
+	// URL is the server's base URL (http://127.0.0.1:port).
+	URL string
+
+	srv      *http.Server
+	listener net.Listener
+	done     chan struct{}
+
+	mu     sync.Mutex
+	models map[string]*simulator.Model
+}
+
+// NewServer starts a server on 127.0.0.1 with a free port.
+func NewServer() (*Server, error) { return Listen("127.0.0.1:0") }
+
+// Listen starts a server on addr.
+func Listen(addr string) (*Server, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("simhttp: listen on %s: %w", addr, err)
+	}
+	s := &Server{URL: "http://" + l.Addr().String(), listener: l, done: make(chan struct{}), models: map[string]*simulator.Model{}}
+	s.srv = &http.Server{Handler: s}
+	go func() {
+		defer close(s.done)
+		_ = s.srv.Serve(l) // returns when Close is called
+	}()
+	return s, nil
+}
+
+// Close stops the server and its open streams.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	<-s.done
+	return err
+}
+
+// Add serves a model under name and returns its base URL, to give a client
+// as its API base ("<URL>/c/<name>/v1").
+func (s *Server) Add(name string, m *simulator.Model) (string, error) {
+	if name == "" || strings.ContainsAny(name, "/?#%") {
+		return "", fmt.Errorf("simhttp: %q is not a usable conversation name", name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, taken := s.models[name]; taken {
+		return "", fmt.Errorf("simhttp: the conversation %q is already served", name)
+	}
+	s.models[name] = m
+	return s.BaseURL(name), nil
+}
+
+// Remove stops serving a conversation.
+func (s *Server) Remove(name string) {
+	s.mu.Lock()
+	delete(s.models, name)
+	s.mu.Unlock()
+}
+
+// BaseURL is the API base of a conversation.
+func (s *Server) BaseURL(name string) string { return s.URL + "/c/" + name + "/v1" }
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rest, ok := strings.CutPrefix(r.URL.Path, "/c/")
+	name, endpoint, ok2 := strings.Cut(rest, "/v1")
+	codec := codecFor(endpoint)
+	if codec == nil {
+		codec, _ = provider.Lookup(wire.OpenAIChat)
+	}
+	fail := func(status int, typ, msg string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write(codec.ErrorBody(status, typ, msg))
+	}
+	if !ok || !ok2 || codecFor(endpoint) == nil {
+		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: no endpoint %s %s (want POST /c/<conversation>/v1/chat/completions, /responses or /messages)", r.Method, r.URL.Path))
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		fail(http.StatusMethodNotAllowed, "invalid_request_error", "simulator: only POST is served")
+		return
+	}
+	s.mu.Lock()
+	m := s.models[name]
+	s.mu.Unlock()
+	if m == nil {
+		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: no conversation %q on this server", name))
+		return
+	}
+	if m.Profile() != codec.Profile() {
+		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: the conversation %q speaks %s; %s is not its endpoint", name, m.Profile(), endpoint))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, provider.MaxRequestBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			fail(http.StatusRequestEntityTooLarge, "invalid_request_error", fmt.Sprintf("simulator: the request body is larger than %d bytes", provider.MaxRequestBody))
+			return
+		}
+		fail(http.StatusBadRequest, "invalid_request_error", "simulator: reading the body: "+err.Error())
+		return
+	}
+	dec, err := codec.DecodeRequest(body)
+	if err != nil {
+		fail(http.StatusBadRequest, "invalid_request_error", fmt.Sprintf("simulator: the %s request does not decode: %v", codec.Profile(), err))
+		return
+	}
+	mode := "generate"
+	if dec.Stream {
+		mode = "stream"
+	}
+	view := dec.View
+	reply, err := m.Handle(r.Context(), simulator.Call{Mode: mode, Request: dec.Request, Wire: body, View: &view, Lossy: true})
+	if err != nil {
+		var apiErr *llm.APIError
+		if errors.As(err, &apiErr) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(apiErr.Status)
+			_, _ = w.Write(apiErr.Body)
+			return
+		}
+		fail(http.StatusInternalServerError, "api_error", "simulator: "+err.Error())
+		return
+	}
+	if !dec.Stream {
+		if err := reply.Wait(r.Context()); err != nil {
+			return // the client went away
+		}
+		out, err := codec.EncodeResponse(reply.Response())
+		if err != nil {
+			fail(http.StatusInternalServerError, "api_error", "simulator: encode the reply: "+err.Error())
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	sw := codec.NewStreamWriter(w, func() {
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}, true)
+	events := reply.StreamEvents()
+	for _, ev := range events[:len(events)-1] {
+		if sw.Write(ev) != nil {
+			return
+		}
+	}
+	if reply.Wait(r.Context()) != nil {
+		return
+	}
+	_ = sw.Write(events[len(events)-1]) // the client may be gone; nothing to do about it
+}
+
+// codecFor returns the format of an endpoint path, or nil.
+func codecFor(endpoint string) provider.Codec {
+	for _, p := range wire.Profiles {
+		c, err := provider.Lookup(p)
+		if err == nil && c.Path() == endpoint {
+			return c
+		}
+	}
+	return nil
+}
