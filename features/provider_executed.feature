@@ -5,7 +5,8 @@ Feature: Provider-executed approvals
   forwarded to the provider; the call never runs locally (seed 001 §2.4).
 
   Background:
-    Given a tool "web_search" that the provider runs
+    Given the model speaks "openai-responses"
+    And a tool "web_search" that the provider runs
 
   @PROV-01 @REQ-07
   Scenario Outline: a provider's approval is forwarded and the call never runs locally (<mode>)

@@ -110,7 +110,7 @@ func (t *then) approvalRequested(_ context.Context, ids string) error {
 		return err
 	}
 	for _, id := range parseIDs(ids) {
-		if !hasRequest(last.Response.Messages, id) {
+		if !hasRequest(last.Response.Messages, t.world().callIDIn(last.Response.Messages, id)) {
 			return fmt.Errorf("the turn asked no approval for %s (its messages: %s)", id, summarize(last.Response.Messages))
 		}
 	}
@@ -122,7 +122,7 @@ func (t *then) noApprovalRequested(_ context.Context, callID string) error {
 	if err != nil {
 		return err
 	}
-	if hasRequest(last.Response.Messages, callID) {
+	if hasRequest(last.Response.Messages, t.world().callIDIn(last.Response.Messages, callID)) {
 		return fmt.Errorf("the turn asked approval for %s, which needs none", callID)
 	}
 	return nil
@@ -277,6 +277,14 @@ func (t *then) carriesProviderRequest(_ context.Context, approvalID, callID stri
 	}
 	ix := model.IndexOf(last.Response.Messages)
 	req, ok := ix.Request(approvalID)
+	if ok && req.ToolCallID != callID && t.world().suite.Wiring != nil {
+		// Over a provider wire the provider's approval request does not
+		// carry its call's id (OpenAI's mcp_approval_request has its own
+		// id only): any provider-executed call of the turn will do.
+		if call, found := ix.Call(req.ToolCallID); found && call.ProviderExecuted {
+			callID = req.ToolCallID
+		}
+	}
 	if !ok || req.ToolCallID != callID {
 		return fmt.Errorf("the turn's messages do not carry the provider's approval request %s for %s (messages: %s)", approvalID, callID, summarize(last.Response.Messages))
 	}
@@ -485,8 +493,61 @@ func (t *then) oneResult(call int, callID string) (model.Part, error) {
 	return res[0], nil
 }
 
-func (t *then) receivedResult(_ context.Context, call int, typ, callID string) error {
+// overWire reports whether a model call's prompt came over a provider wire,
+// which carries tool outputs as text without their types.
+func (t *then) overWire(call int) bool {
+	e, err := t.world().modelCall(call)
+	return err == nil && len(e.Wire) > 0
+}
+
+// typedResult is the result of callID as model call n received it, with
+// its type. Over a provider wire the type is not on the wire, so it is
+// read from the target's own account of the conversation: the messages the
+// turn of that call added, else the conversation the turn was given.
+func (t *then) typedResult(call int, callID string) (model.Part, error) {
 	res, err := t.oneResult(call, callID)
+	if err != nil || !t.overWire(call) {
+		return res, err
+	}
+	w := t.world()
+	for _, rec := range w.turns {
+		if call < rec.FirstModelCall || (rec.LastModelCall > 0 && call > rec.LastModelCall) {
+			continue
+		}
+		if rec.Response != nil {
+			ix := model.IndexOf(rec.Response.Messages)
+			if locs := ix.Results[callID]; len(locs) > 0 {
+				return ix.Part(locs[len(locs)-1]), nil
+			}
+		}
+		if msgs, err := model.DecodeMessages(rec.Request); err == nil {
+			ix := model.IndexOf(msgs)
+			if locs := ix.Results[callID]; len(locs) > 0 {
+				return ix.Part(locs[len(locs)-1]), nil
+			}
+		}
+	}
+	return model.Part{}, fmt.Errorf("model call %d received a result for %s over the wire, but the target's messages hold none", call, callID)
+}
+
+// wireText is the text of the result model call n received for callID (the
+// output's text, or its JSON).
+func (t *then) wireText(call int, callID string) (string, error) {
+	res, err := t.oneResult(call, callID)
+	if err != nil {
+		return "", err
+	}
+	if s := res.Output.TextValue(); s != "" {
+		return s, nil
+	}
+	if res.Output.Type == model.OutputExecutionDenied {
+		return res.Output.Reason, nil
+	}
+	return string(res.Output.Value), nil
+}
+
+func (t *then) receivedResult(_ context.Context, call int, typ, callID string) error {
+	res, err := t.typedResult(call, callID)
 	if err != nil {
 		return err
 	}
@@ -497,7 +558,7 @@ func (t *then) receivedResult(_ context.Context, call int, typ, callID string) e
 }
 
 func (t *then) receivedDenial(_ context.Context, call int, callID, reason string) error {
-	res, err := t.oneResult(call, callID)
+	res, err := t.typedResult(call, callID)
 	if err != nil {
 		return err
 	}
@@ -506,6 +567,15 @@ func (t *then) receivedDenial(_ context.Context, call int, callID, reason string
 	}
 	if res.Output.Reason != reason {
 		return fmt.Errorf("model call %d received the denial reason %q for %s, want %q", call, res.Output.Reason, callID, reason)
+	}
+	if t.overWire(call) && reason != "" {
+		text, err := t.wireText(call, callID)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(text, reason) {
+			return fmt.Errorf("model call %d received the denial of %s as %q on the wire, without the reason %q", call, callID, text, reason)
+		}
 	}
 	return nil
 }
@@ -550,16 +620,16 @@ func (t *then) notReceivedText(_ context.Context, call int, text string) error {
 }
 
 func (t *then) receivedError(_ context.Context, call int, callID, text string) error {
-	res, err := t.oneResult(call, callID)
+	res, err := t.typedResult(call, callID)
 	if err != nil {
 		return err
 	}
 	if !res.Output.IsFailure() || res.Output.Type == model.OutputExecutionDenied {
 		return fmt.Errorf("model call %d received a %s result for %s, want an error result", call, res.Output.Type, callID)
 	}
-	body := res.Output.TextValue()
-	if body == "" {
-		body = string(res.Output.Value)
+	body, err := t.wireText(call, callID)
+	if err != nil {
+		return err
 	}
 	if !strings.Contains(body, text) {
 		return fmt.Errorf("model call %d received the error %q for %s, want it to contain %q", call, body, callID, text)
@@ -585,11 +655,11 @@ func (t *then) sameResult(_ context.Context, call int, callID string, earlier in
 }
 
 func (t *then) sameDenialText(_ context.Context, call int, a, b string) error {
-	x, err := t.oneResult(call, a)
+	x, err := t.typedResult(call, a)
 	if err != nil {
 		return err
 	}
-	y, err := t.oneResult(call, b)
+	y, err := t.typedResult(call, b)
 	if err != nil {
 		return err
 	}
@@ -600,6 +670,19 @@ func (t *then) sameDenialText(_ context.Context, call int, a, b string) error {
 	}
 	if x.Output.Reason != y.Output.Reason {
 		return fmt.Errorf("two denials without a reason read differently: %q and %q", x.Output.Reason, y.Output.Reason)
+	}
+	if t.overWire(call) {
+		tx, err := t.wireText(call, a)
+		if err != nil {
+			return err
+		}
+		ty, err := t.wireText(call, b)
+		if err != nil {
+			return err
+		}
+		if tx != ty {
+			return fmt.Errorf("two denials without a reason read differently on the wire: %q and %q", tx, ty)
+		}
 	}
 	return nil
 }

@@ -80,6 +80,9 @@ type world struct {
 	// not recorded.
 	outOfShard bool
 	client     *clientWorld
+	// providerApprovals maps the scripted provider-executed calls to their
+	// approval ids.
+	providerApprovals map[string]string
 }
 
 func newWorld(s *Suite, info *target.Info) *world {
@@ -139,7 +142,30 @@ func (w *world) script(t simulator.Turn) error {
 	if err := w.ensureSim(); err != nil {
 		return err
 	}
+	for _, c := range t.Reply.ToolCalls {
+		if c.ProviderExecuted && c.ApprovalID != "" {
+			if w.providerApprovals == nil {
+				w.providerApprovals = map[string]string{}
+			}
+			w.providerApprovals[c.ID] = c.ApprovalID
+		}
+	}
 	return w.sim.Append(t)
+}
+
+// callIDIn is the id msgs know a call by. Over a provider wire a
+// provider-executed call's own id is lost (OpenAI's mcp_approval_request
+// carries the approval id only, and SDKs make up the call's id), so such a
+// call is found through its approval request.
+func (w *world) callIDIn(msgs []model.Message, callID string) string {
+	approvalID, ok := w.providerApprovals[callID]
+	if !ok || w.suite.Wiring == nil {
+		return callID
+	}
+	if req, found := model.IndexOf(msgs).Request(approvalID); found {
+		return req.ToolCallID
+	}
+	return callID
 }
 
 // turnRequest builds the request of a turn from the scenario's state.
@@ -264,7 +290,7 @@ func (w *world) lastOK() (*turnRecord, error) {
 // approvalFor finds the approval request for a call in the history.
 func (w *world) approvalFor(callID string) (model.Part, error) {
 	ix := model.IndexOf(w.history)
-	req, ok := ix.RequestForCall(callID)
+	req, ok := ix.RequestForCall(w.callIDIn(w.history, callID))
 	if !ok {
 		return model.Part{}, fmt.Errorf("the conversation holds no approval request for %q", callID)
 	}

@@ -435,11 +435,12 @@ type event struct {
 }
 
 type streamWriter struct {
-	w     io.Writer
-	flush func()
-	id    string
-	seq   int
-	parts []model.Part
+	w       io.Writer
+	flush   func()
+	id      string
+	seq     int
+	parts   []model.Part
+	pending []pendingCall
 	// the item being streamed
 	open     *item
 	openText string
@@ -515,27 +516,30 @@ func (s *streamWriter) Write(ev llm.StreamEvent) error {
 		i, zero := s.index, 0
 		return s.emit(event{Type: "response.output_text.delta", OutputIndex: &i, ContentIndex: &zero, ItemID: s.open.ID, Delta: ev.Text})
 	case llm.StreamToolInputStart:
-		if err := s.add(item{Type: "function_call", ID: "fc_" + ev.ToolCallID, CallID: ev.ToolCallID, Name: ev.ToolName, Arguments: strp(""), Status: "in_progress"}); err != nil {
+		// Whether the provider runs the call is known at its part; the
+		// item waits for it.
+		if err := s.done(); err != nil {
 			return err
 		}
+		s.pending = append(s.pending, pendingCall{id: ev.ToolCallID, name: ev.ToolName})
 		return nil
 	case llm.StreamToolInputDelta:
-		if s.open == nil || s.open.CallID != ev.ToolCallID {
-			return fmt.Errorf("openai-responses stream: input for %s outside its item", ev.ToolCallID)
+		for i := range s.pending {
+			if s.pending[i].id == ev.ToolCallID {
+				s.pending[i].deltas = append(s.pending[i].deltas, ev.Delta)
+				return nil
+			}
 		}
-		s.openArgs += ev.Delta
-		i := s.index
-		return s.emit(event{Type: "response.function_call_arguments.delta", OutputIndex: &i, ItemID: s.open.ID, Delta: ev.Delta})
+		return fmt.Errorf("openai-responses stream: input for %s before its start", ev.ToolCallID)
 	case llm.StreamPart:
 		p := *ev.Part
 		s.parts = append(s.parts, p)
-		if p.Type == model.PartToolCall && !p.ProviderExecuted {
-			return nil // streamed already
+		if p.Type == model.PartToolCall {
+			return s.flushCall(p)
 		}
-		items := outputItems(s.parts)
 		if p.Type == model.PartToolApprovalRequest || (p.Type == model.PartToolResult && p.ProviderExecuted) {
-			it := items[len(items)-1]
-			if err := s.add(it); err != nil {
+			items := outputItems(s.parts)
+			if err := s.add(items[len(items)-1]); err != nil {
 				return err
 			}
 			return s.done()
@@ -549,6 +553,43 @@ func (s *streamWriter) Write(ev llm.StreamEvent) error {
 		return s.emit(event{Type: "response.completed", Response: &r})
 	}
 	return nil
+}
+
+// pendingCall is a function call whose part has not come yet.
+type pendingCall struct {
+	id, name string
+	deltas   []string
+}
+
+// flushCall streams a local call's item with its argument deltas, once its
+// part has come; a provider-executed call's input is dropped (its approval
+// request or result carries it).
+func (s *streamWriter) flushCall(p model.Part) error {
+	var pc pendingCall
+	for i := range s.pending {
+		if s.pending[i].id == p.ToolCallID {
+			pc = s.pending[i]
+			s.pending = append(s.pending[:i], s.pending[i+1:]...)
+			break
+		}
+	}
+	if p.ProviderExecuted {
+		return nil
+	}
+	if pc.id == "" { // a call with no input events: its whole input is one delta
+		pc = pendingCall{id: p.ToolCallID, name: p.ToolName, deltas: []string{string(p.Input)}}
+	}
+	if err := s.add(item{Type: "function_call", ID: "fc_" + pc.id, CallID: pc.id, Name: pc.name, Arguments: strp(""), Status: "in_progress"}); err != nil {
+		return err
+	}
+	for _, d := range pc.deltas {
+		s.openArgs += d
+		i := s.index
+		if err := s.emit(event{Type: "response.function_call_arguments.delta", OutputIndex: &i, ItemID: s.open.ID, Delta: d}); err != nil {
+			return err
+		}
+	}
+	return s.done()
 }
 
 func appendText(parts []model.Part, text string) []model.Part {

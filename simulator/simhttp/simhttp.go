@@ -26,9 +26,7 @@ import (
 	"github.com/approval-conformance-kit/ack/wire"
 
 	// The wire formats register themselves.
-	_ "github.com/approval-conformance-kit/ack/provider/anthropic"
-	_ "github.com/approval-conformance-kit/ack/provider/openaichat"
-	_ "github.com/approval-conformance-kit/ack/provider/openairesponses"
+	_ "github.com/approval-conformance-kit/ack/provider/all"
 )
 
 // Server is a simulator over HTTP.

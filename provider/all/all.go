@@ -1,0 +1,35 @@
+// Package all registers every provider wire format and makes model clients
+// for a driver-protocol model endpoint.
+package all
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/provider"
+	"github.com/approval-conformance-kit/ack/target"
+
+	// The wire formats register themselves.
+	_ "github.com/approval-conformance-kit/ack/provider/anthropic"
+	_ "github.com/approval-conformance-kit/ack/provider/openaichat"
+	_ "github.com/approval-conformance-kit/ack/provider/openairesponses"
+)
+
+// streaming is the HTTP client of model calls: no overall timeout, since a
+// stream lasts as long as the server holds it; contexts bound the calls.
+var streaming = &http.Client{}
+
+// Models is a driverserver.ModelFactory: an HTTP client of the endpoint's
+// wire format at its base URL.
+func Models(ep target.ModelEndpoint) (llm.Model, error) {
+	if ep.BaseURL == "" {
+		return nil, errors.New("the model endpoint has no baseURL")
+	}
+	c, err := provider.NewClient(ep.BaseURL, ep.API)
+	if err != nil {
+		return nil, err
+	}
+	c.HTTP = streaming
+	return c, nil
+}

@@ -1,0 +1,345 @@
+// Package driverserver exposes a target.Target over driver protocol v1: it
+// is the adapter side of the protocol, written once. An adapter for an SDK
+// implements target.Target around the SDK (see target/inprocess for the
+// reference's); this package turns it into the HTTP endpoints the harness
+// calls, turning the tools' callback URLs into a target.Harness and the
+// model endpoint into an llm.Model.
+package driverserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/driver"
+)
+
+// ModelFactory makes the model a turn calls from its endpoint.
+type ModelFactory func(target.ModelEndpoint) (llm.Model, error)
+
+// Handler serves driver protocol v1 for one target.
+type Handler struct {
+	target  target.Target
+	models  ModelFactory
+	http    *http.Client
+	maxWait time.Duration
+
+	mu       sync.Mutex
+	sessions map[string]target.Session
+}
+
+// NewHandler returns the handler of t; models makes each turn's model.
+func NewHandler(t target.Target, models ModelFactory) *Handler {
+	return &Handler{target: t, models: models, http: &http.Client{}, maxWait: 30 * time.Second, sessions: map[string]target.Session{}}
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == driver.PathInfo && r.Method == http.MethodGet:
+		info, err := h.target.Info(r.Context())
+		if err != nil {
+			driver.WriteError(w, http.StatusInternalServerError, "Internal", "info: %v", err)
+			return
+		}
+		driver.WriteJSON(w, http.StatusOK, info)
+	case r.URL.Path == driver.PathTurn && r.Method == http.MethodPost:
+		h.turn(w, r)
+	case r.URL.Path == driver.PathSessions && r.Method == http.MethodPost:
+		h.newSession(w, r)
+	case strings.HasPrefix(r.URL.Path, driver.PathSessions+"/"):
+		h.session(w, r)
+	default:
+		driver.WriteError(w, http.StatusNotFound, "NotFound", "no endpoint %s %s", r.Method, r.URL.Path)
+	}
+}
+
+func (h *Handler) turn(w http.ResponseWriter, r *http.Request) {
+	ag := h.target.Agent()
+	if ag == nil {
+		driver.WriteError(w, http.StatusNotImplemented, "NotImplemented", "this target does not play the agent role")
+		return
+	}
+	var req target.TurnRequest
+	if err := driver.ReadJSON(w, r, &req); err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+		return
+	}
+	if req.Model.BaseURL == "" {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "model.baseURL: missing")
+		return
+	}
+	if h.models == nil {
+		driver.WriteError(w, http.StatusNotImplemented, "NotImplemented", "this server has no model client")
+		return
+	}
+	m, err := h.models(req.Model)
+	if err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "model: %v", err)
+		return
+	}
+	for i, t := range req.Tools {
+		if t.Name == "" {
+			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "tools[%d].name: missing", i)
+			return
+		}
+		if t.Approval == target.ApprovalDynamic && t.PolicyURL == "" {
+			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "tools[%d].policyURL: missing for a dynamic policy", i)
+			return
+		}
+	}
+	req.Model.Local = m
+	req.Harness = &harness{http: h.http, tools: req.Tools}
+	resp, err := ag.Turn(r.Context(), &req)
+	if err != nil {
+		driver.WriteError(w, http.StatusInternalServerError, "Internal", "turn: %v", err)
+		return
+	}
+	driver.WriteJSON(w, http.StatusOK, resp)
+}
+
+// harness runs tools and policies by calling the harness's callback URLs.
+type harness struct {
+	http  *http.Client
+	tools []target.Tool
+}
+
+func (h *harness) tool(name string) (target.Tool, error) {
+	for _, t := range h.tools {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return target.Tool{}, fmt.Errorf("no tool %q in the turn", name)
+}
+
+func (h *harness) post(ctx context.Context, url string, in, out any) error {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := h.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		return fmt.Errorf("callback %s: HTTP %d: %s", url, resp.StatusCode, bytes.TrimSpace(msg))
+	}
+	return driver.Decode(resp.Body, out)
+}
+
+// Execute implements target.Harness: POST executeURL {toolCallId, input}.
+func (h *harness) Execute(ctx context.Context, req target.ExecuteRequest) (json.RawMessage, error) {
+	t, err := h.tool(req.ToolName)
+	if err != nil {
+		return nil, err
+	}
+	if t.ExecuteURL == "" {
+		return nil, fmt.Errorf("tool %q has no executeURL", t.Name)
+	}
+	var res driver.ExecuteResult
+	if err := h.post(ctx, t.ExecuteURL, map[string]any{"toolCallId": req.ToolCallID, "input": req.Input}, &res); err != nil {
+		return nil, err
+	}
+	if res.Error != "" {
+		return nil, errors.New(res.Error)
+	}
+	if len(res.Output) == 0 {
+		return json.RawMessage("null"), nil
+	}
+	return res.Output, nil
+}
+
+// Policy implements target.Harness: POST policyURL {toolCallId, input,
+// messages}.
+func (h *harness) Policy(ctx context.Context, req target.PolicyRequest) (bool, error) {
+	t, err := h.tool(req.ToolName)
+	if err != nil {
+		return false, err
+	}
+	msgs, err := model.EncodeMessages(req.Messages)
+	if err != nil {
+		return false, err
+	}
+	var res driver.PolicyResult
+	if err := h.post(ctx, t.PolicyURL, map[string]any{"toolCallId": req.ToolCallID, "input": req.Input, "messages": json.RawMessage(msgs)}, &res); err != nil {
+		return false, err
+	}
+	if res.Error != "" {
+		return false, errors.New(res.Error)
+	}
+	if res.NeedsApproval == nil {
+		return false, errors.New("the policy callback answered without needsApproval")
+	}
+	return *res.NeedsApproval, nil
+}
+
+func (h *Handler) newSession(w http.ResponseWriter, r *http.Request) {
+	cl := h.target.Client()
+	if cl == nil {
+		driver.WriteError(w, http.StatusNotImplemented, "NotImplemented", "this target does not play the client role")
+		return
+	}
+	var cfg target.SessionConfig
+	if err := driver.ReadJSON(w, r, &cfg); err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+		return
+	}
+	if cfg.ChatURL == "" || cfg.Protocol == "" {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "chatURL and protocol are required")
+		return
+	}
+	s, err := cl.NewSession(context.WithoutCancel(r.Context()), cfg)
+	if err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "session: %v", err)
+		return
+	}
+	id := uuid.NewString()
+	h.mu.Lock()
+	h.sessions[id] = s
+	h.mu.Unlock()
+	driver.WriteJSON(w, http.StatusOK, driver.SessionCreated{SessionID: id})
+}
+
+func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, driver.PathSessions+"/")
+	id, verb, _ := strings.Cut(rest, "/")
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s == nil {
+		driver.WriteError(w, http.StatusNotFound, "NotFound", "no session %q", id)
+		return
+	}
+	ctx := r.Context()
+	act := func(res *target.ActionResult, err error) {
+		if err != nil {
+			driver.WriteError(w, http.StatusInternalServerError, "Internal", "%s: %v", verb, err)
+			return
+		}
+		driver.WriteJSON(w, http.StatusOK, res)
+	}
+	switch {
+	case verb == "" && r.Method == http.MethodDelete:
+		h.mu.Lock()
+		delete(h.sessions, id)
+		h.mu.Unlock()
+		if err := s.Close(ctx); err != nil {
+			driver.WriteError(w, http.StatusInternalServerError, "Internal", "close: %v", err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	case verb == "send" && r.Method == http.MethodPost:
+		var req driver.SendRequest
+		if err := driver.ReadJSON(w, r, &req); err != nil {
+			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+			return
+		}
+		act(s.Send(ctx, req.Text))
+	case verb == "approval" && r.Method == http.MethodPost:
+		var req target.ApprovalAnswer
+		if err := driver.ReadJSON(w, r, &req); err != nil {
+			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+			return
+		}
+		if req.ApprovalID == "" {
+			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "approvalId: missing")
+			return
+		}
+		act(s.Approve(ctx, req))
+	case verb == "tool-output" && r.Method == http.MethodPost:
+		var req driver.ToolOutputRequest
+		if err := driver.ReadJSON(w, r, &req); err != nil {
+			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+			return
+		}
+		act(s.ToolOutput(ctx, req.ToolCallID, req.Output))
+	case verb == "state" && r.Method == http.MethodGet:
+		st, err := s.State(ctx)
+		if err != nil {
+			driver.WriteError(w, http.StatusInternalServerError, "Internal", "state: %v", err)
+			return
+		}
+		driver.WriteJSON(w, http.StatusOK, st)
+	case verb == "wait" && r.Method == http.MethodPost:
+		var req driver.WaitRequest
+		if err := driver.ReadJSON(w, r, &req); err != nil {
+			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+			return
+		}
+		bound := time.Duration(req.TimeoutMs) * time.Millisecond
+		if bound <= 0 || bound > h.maxWait {
+			bound = h.maxWait
+		}
+		wctx, cancel := context.WithTimeout(ctx, bound)
+		defer cancel()
+		st, err := s.Wait(wctx, target.WaitCondition{Until: req.Until, ToolCallID: req.ToolCallID, OrIdle: req.OrIdle})
+		if err != nil && wctx.Err() == nil {
+			driver.WriteError(w, http.StatusInternalServerError, "Internal", "wait: %v", err)
+			return
+		}
+		if st == nil { // the bound passed: the state as it is
+			if st, err = s.State(ctx); err != nil {
+				driver.WriteError(w, http.StatusInternalServerError, "Internal", "state: %v", err)
+				return
+			}
+		}
+		driver.WriteJSON(w, http.StatusOK, st)
+	default:
+		driver.WriteError(w, http.StatusNotFound, "NotFound", "no endpoint %s %s", r.Method, r.URL.Path)
+	}
+}
+
+// Server is a Handler on a loopback listener, like httptest.Server.
+type Server struct {
+	// URL is the driver URL (http://127.0.0.1:port).
+	URL  string
+	srv  *http.Server
+	done chan struct{}
+}
+
+// NewServer serves t on 127.0.0.1 with a free port.
+func NewServer(t target.Target, models ModelFactory) (*Server, error) {
+	return Listen("127.0.0.1:0", t, models)
+}
+
+// Listen serves t on addr.
+func Listen(addr string, t target.Target, models ModelFactory) (*Server, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("driver server: listen on %s: %w", addr, err)
+	}
+	s := &Server{URL: "http://" + l.Addr().String(), srv: &http.Server{Handler: NewHandler(t, models), ReadHeaderTimeout: 10 * time.Second}, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		_ = s.srv.Serve(l) // ends on Close
+	}()
+	return s, nil
+}
+
+// Close stops the server.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	<-s.done
+	return err
+}

@@ -1,0 +1,133 @@
+package httptarget
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/driver"
+)
+
+// callbacks is the loopback server the target's tools and dynamic policies
+// call: each turn's harness is registered under a fresh token for as long
+// as the turn runs.
+type callbacks struct {
+	url  string
+	srv  *http.Server
+	done chan struct{}
+
+	mu    sync.Mutex
+	turns map[string]target.Harness
+}
+
+func startCallbacks(addr string) (*callbacks, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("http target: callback server: %w", err)
+	}
+	cb := &callbacks{url: "http://" + l.Addr().String(), done: make(chan struct{}), turns: map[string]target.Harness{}}
+	cb.srv = &http.Server{Handler: cb}
+	go func() {
+		defer close(cb.done)
+		_ = cb.srv.Serve(l) // ends on Close
+	}()
+	return cb, nil
+}
+
+func (cb *callbacks) close() error {
+	err := cb.srv.Close()
+	<-cb.done
+	return err
+}
+
+// register fills the tools' callback URLs for a harness; release ends it.
+func (cb *callbacks) register(h target.Harness, tools []target.Tool) (release func()) {
+	token := uuid.NewString()
+	cb.mu.Lock()
+	cb.turns[token] = h
+	cb.mu.Unlock()
+	for i := range tools {
+		base := cb.url + "/v1/cb/" + token
+		tools[i].ExecuteURL = base + "/execute/" + tools[i].Name
+		if tools[i].Approval == target.ApprovalDynamic {
+			tools[i].PolicyURL = base + "/policy/" + tools[i].Name
+		}
+	}
+	return func() {
+		cb.mu.Lock()
+		delete(cb.turns, token)
+		cb.mu.Unlock()
+	}
+}
+
+// callbackRequest is the body of a tool or policy callback.
+type callbackRequest struct {
+	ToolCallID string          `json:"toolCallId"`
+	Input      json.RawMessage `json:"input"`
+	Messages   json.RawMessage `json:"messages,omitempty"`
+}
+
+func (cb *callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/v1/cb/"), "/")
+	if r.Method != http.MethodPost || len(parts) != 3 || !strings.HasPrefix(r.URL.Path, "/v1/cb/") {
+		driver.WriteError(w, http.StatusNotFound, "NotFound", "no callback %s %s", r.Method, r.URL.Path)
+		return
+	}
+	token, kind, tool := parts[0], parts[1], parts[2]
+	cb.mu.Lock()
+	h := cb.turns[token]
+	cb.mu.Unlock()
+	if h == nil {
+		driver.WriteError(w, http.StatusGone, "TurnOver", "the turn of this callback is over (or never was)")
+		return
+	}
+	var req callbackRequest
+	if err := driver.ReadJSON(w, r, &req); err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+		return
+	}
+	if req.ToolCallID == "" {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "toolCallId: missing")
+		return
+	}
+	input := req.Input
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	ctx := context.WithoutCancel(r.Context())
+	switch kind {
+	case "execute":
+		out, err := h.Execute(ctx, target.ExecuteRequest{ToolName: tool, ToolCallID: req.ToolCallID, Input: input})
+		if err != nil {
+			driver.WriteJSON(w, http.StatusOK, driver.ExecuteResult{Error: err.Error()})
+			return
+		}
+		driver.WriteJSON(w, http.StatusOK, driver.ExecuteResult{Output: out})
+	case "policy":
+		var msgs []model.Message
+		if len(req.Messages) > 0 {
+			decoded, err := model.DecodeMessages(req.Messages)
+			if err != nil {
+				driver.WriteError(w, http.StatusBadRequest, "BadRequest", "messages: %v", err)
+				return
+			}
+			msgs = decoded
+		}
+		needs, err := h.Policy(ctx, target.PolicyRequest{ToolName: tool, ToolCallID: req.ToolCallID, Input: input, Messages: msgs})
+		if err != nil {
+			driver.WriteJSON(w, http.StatusOK, driver.PolicyResult{Error: err.Error()})
+			return
+		}
+		driver.WriteJSON(w, http.StatusOK, driver.PolicyResult{NeedsApproval: &needs})
+	default:
+		driver.WriteError(w, http.StatusNotFound, "NotFound", "no callback kind %q", kind)
+	}
+}
