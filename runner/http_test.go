@@ -2,10 +2,12 @@ package runner
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/approval-conformance-kit/ack/provider/all"
 	"github.com/approval-conformance-kit/ack/reference"
+	"github.com/approval-conformance-kit/ack/reference/mutants"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/target"
 	"github.com/approval-conformance-kit/ack/target/driverserver"
@@ -65,4 +67,69 @@ func TestHTTPGivesTheSameVerdicts(t *testing.T) {
 		t.Errorf("%d scenarios over HTTP, %d in-process", len(over.Scenarios), len(in.Scenarios))
 	}
 	t.Logf("%d scenarios, the same verdict on both paths: %v", len(in.Scenarios), in.ScenarioTotals())
+}
+
+// httpMutant is a mutant behind its own driver server.
+type httpMutant struct {
+	*httptarget.Target
+	srv *driverserver.Server
+}
+
+func (h httpMutant) Close() error {
+	err := h.Target.Close()
+	if cerr := h.srv.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// notOnTheWire are the mutants whose bug no provider wire can show: the
+// bug is in what the prompt holds beyond what a provider accepts, and the
+// HTTP model client drops it, as a real provider SDK does.
+var notOnTheWire = map[string]string{
+	"keeps-approval-parts":      "approval parts have no place in a provider request; the client encoding drops them",
+	"forwards-orphan-responses": "an approval response of a local call has no place in a provider request; the client encoding drops it",
+	"rewrites-old-denials":      "a denial and an error with the same text are the same text on the OpenAI Chat wire",
+}
+
+// The mutants are reachable over HTTP and caught there, each by the checks
+// that target its bug (run on the scenarios of those checks).
+func TestMutantsAreCaughtOverHTTP(t *testing.T) {
+	wiring, err := httptarget.NewWiring("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wiring.Close()
+	caught, total := 0, 0
+	for _, m := range mutants.All() {
+		tags := "@" + strings.Join(m.Checks, ",@")
+		res, err := RunMutants(context.Background(), []mutants.Mutant{m}, func(m mutants.Mutant) target.Target {
+			srv, err := driverserver.NewServer(inprocess.New(m.New(), m.Name, inprocess.WithClientOptions(m.ClientOptions()...)), all.Models)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ht, err := httptarget.New(srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return httpMutant{ht, srv}
+		}, Options{Tags: tags, Wiring: wiring})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.Results[0]
+		total++
+		why, exempt := notOnTheWire[m.Name]
+		switch {
+		case len(r.Caught) > 0 && exempt:
+			t.Errorf("mutant %s is caught over HTTP after all (%v): drop it from notOnTheWire", m.Name, r.Caught)
+		case len(r.Caught) > 0:
+			caught++
+		case exempt:
+			t.Logf("mutant %s is not observable over HTTP: %s", m.Name, why)
+		default:
+			t.Errorf("mutant %s (%s) survived over HTTP: none of %v failed", m.Name, m.Bug, m.Checks)
+		}
+	}
+	t.Logf("mutation score over HTTP: %d/%d (%d not observable on a provider wire)", caught, total, len(notOnTheWire))
 }
