@@ -9,6 +9,8 @@
 //	                [--expected-failures FILE] [--shard I/N] [--scenarios DIR] [--timeout D] [--seed N]
 //	                [--concurrency N] [--denial-policy P] [--progress auto|always|never] [--godog FORMAT]
 //	conformance report merge [--out DIR] [--expected-failures FILE] DIR...
+//	conformance serve [--addr 127.0.0.1:0] [--mutant NAME]
+//	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
 //	conformance scenario show FILE | check FILE...
 //	conformance checks [--format text|md|json]
 //	conformance mutants [--run]
@@ -50,6 +52,8 @@ Commands:
   checks    print the check catalogue
   mutants   list the mutants of the reference the suite must catch (--run: the mutation score)
   report    merge DIR...: combine the reports of shards (a CI matrix) into one
+  serve     the reference behind driver protocol v1 (its URL on the first line)
+  sim       --script FILE: one simulator script served to your own agent over HTTP
   scenario  show FILE: the Gherkin a YAML scenario compiles to; check FILE...: validate scenarios
 
 Run "conformance <command> -h" for a command's flags.
@@ -82,6 +86,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdMutants(ctx, args[1:], stdout, stderr)
 	case "report":
 		code, err = cmdReport(ctx, args[1:], stdout, stderr)
+	case "serve":
+		code, err = cmdServe(ctx, args[1:], stdout, stderr)
+	case "sim":
+		code, err = cmdSim(ctx, args[1:], stdout, stderr)
 	case "scenario":
 		code, err = cmdScenario(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":

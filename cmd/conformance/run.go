@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"slices"
 	"strings"
@@ -13,12 +14,12 @@ import (
 
 	"github.com/approval-conformance-kit/ack/baseline"
 	"github.com/approval-conformance-kit/ack/checks"
-	"github.com/approval-conformance-kit/ack/reference"
-	"github.com/approval-conformance-kit/ack/reference/mutants"
+	"github.com/approval-conformance-kit/ack/provider/all"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/runner"
 	"github.com/approval-conformance-kit/ack/target"
-	"github.com/approval-conformance-kit/ack/target/inprocess"
+	"github.com/approval-conformance-kit/ack/target/driverserver"
+	"github.com/approval-conformance-kit/ack/target/httptarget"
 )
 
 // formatPretty is the terminal summary, printed to stdout.
@@ -27,10 +28,6 @@ const formatPretty = "pretty"
 // defaultReportRoot is where report files go when a file format is asked
 // for without --report.
 const defaultReportRoot = "reports"
-
-// openHTTPTarget opens a target over driver protocol v1; set by the HTTP
-// target's wiring.
-var openHTTPTarget func(ctx context.Context, url string, timeout time.Duration) (target.Target, runner.Options, error)
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("run", stderr)
@@ -49,6 +46,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	seed := fs.Int64("seed", 0, "shuffle the scenarios with this seed (0: file order)")
 	concurrency := fs.Int("concurrency", 1, "scenarios to run at once")
 	progress := fs.String("progress", "auto", "a progress line on stderr: auto (when stderr is a terminal), always or never")
+	overHTTP := fs.Bool("over-http", false, "with --reference or --mutant: serve it behind driver protocol v1 and run over HTTP, as an external target")
+	listen := fs.String("listen", "127.0.0.1", "with --target: the host the harness's callback and simulator servers listen on (the adapter must reach it)")
 	godogFormat := fs.String("godog", "", "also print godog's own output in this format (pretty, progress, cucumber, junit)")
 	if err := parse(fs, args); err != nil {
 		return 0, err
@@ -62,10 +61,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	if *timeout <= 0 {
 		return 0, usagef("--timeout: must be positive")
-	}
-	policy := reference.DenialPolicy(*denial)
-	if policy != reference.Independent && policy != reference.AbortRemaining {
-		return 0, usagef("--denial-policy: unknown policy %q (want independent or abort-remaining)", *denial)
 	}
 	formatSet := flagSet(fs, "format")
 	pretty, files, err := parseFormats(*formats)
@@ -122,25 +117,37 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return 0, usagef("run: say which target, once: --reference, --target URL or --mutant NAME")
 	}
 	var tgt target.Target
-	switch {
-	case *mutant != "":
-		m, err := mutants.Lookup(*mutant)
-		if err != nil {
-			return 0, describeFlagErr("mutant", err)
+	if *ref || *mutant != "" {
+		if tgt, err = referenceTarget(*mutant, *denial); err != nil {
+			return 0, err
 		}
-		tgt = inprocess.New(m.New(reference.WithDenialPolicy(policy)), "mutant "+m.Name, inprocess.WithClientOptions(m.ClientOptions()...))
-	case *ref:
-		tgt = inprocess.New(reference.New(reference.WithDenialPolicy(policy)), "reference")
-	default:
-		if openHTTPTarget == nil {
-			return 0, usagef("--target: this build has no HTTP target")
+		if *overHTTP {
+			srv, err := driverserver.NewServer(tgt, all.Models)
+			if err != nil {
+				return exitHarness, err
+			}
+			defer srv.Close()
+			*url = srv.URL
 		}
-		t, extra, err := openHTTPTarget(ctx, *url, *timeout)
+	} else if *overHTTP {
+		return 0, usagef("--over-http: only with --reference or --mutant")
+	}
+	if *url != "" {
+		ht, err := httptarget.New(*url, httptarget.WithTimeout(*timeout), httptarget.WithCallbackAddr(net.JoinHostPort(*listen, "0")))
 		if err != nil {
+			return exitHarness, fmt.Errorf("--target: %w", err)
+		}
+		wiring, err := httptarget.NewWiring(net.JoinHostPort(*listen, "0"))
+		if err != nil {
+			ht.Close()
+			return exitHarness, err
+		}
+		defer wiring.Close()
+		if _, err := ht.Info(ctx); err != nil {
+			ht.Close()
 			return exitHarness, fmt.Errorf("--target %s: %w", *url, err)
 		}
-		tgt = t
-		opts.Wiring = extra.Wiring
+		tgt, opts.Wiring = ht, wiring
 	}
 	defer tgt.Close()
 	opts.Target = tgt
