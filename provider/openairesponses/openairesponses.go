@@ -41,7 +41,7 @@ func (Codec) Path() string { return "/responses" }
 
 type request struct {
 	Model  string `json:"model"`
-	Input  []item `json:"input"`
+	Input  input  `json:"input"`
 	Tools  []tool `json:"tools,omitempty"`
 	Stream bool   `json:"stream,omitempty"`
 }
@@ -73,15 +73,35 @@ type item struct {
 type contentPart struct {
 	Type        string `json:"type"`
 	Text        string `json:"text"`
-	Annotations []any  `json:"annotations,omitempty"`
+	Annotations *[]any `json:"annotations,omitempty"`
 }
 
 func strp(s string) *string { return &s }
 
+// input is the request's input: a list of items, or a string (one user
+// message).
+type input []item
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (in *input) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		c, _ := json.Marshal(s) // a string always marshals
+		*in = input{{Role: "user", Content: c}}
+		return nil
+	}
+	var items []item
+	if err := json.Unmarshal(b, &items); err != nil {
+		return errors.New("want a string or an array of items")
+	}
+	*in = items
+	return nil
+}
+
 func textContent(typ, s string) json.RawMessage {
 	parts := []contentPart{{Type: typ, Text: s}}
 	if typ == "output_text" {
-		parts[0].Annotations = []any{}
+		parts[0].Annotations = &[]any{}
 	}
 	b, _ := json.Marshal(parts) // plain strings always marshal
 	return b
@@ -89,7 +109,7 @@ func textContent(typ, s string) json.RawMessage {
 
 // EncodeRequest implements provider.Codec.
 func (Codec) EncodeRequest(req *llm.Request, stream bool) ([]byte, error) {
-	r := request{Model: Model, Input: []item{}, Stream: stream}
+	r := request{Model: Model, Input: input{}, Stream: stream}
 	for _, t := range req.Tools {
 		r.Tools = append(r.Tools, tool{Type: "function", Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
 	}
@@ -424,14 +444,17 @@ func (Codec) ErrorBody(status int, typ, message string) []byte {
 
 // event is a stream event.
 type event struct {
-	Type           string    `json:"type"`
-	SequenceNumber int       `json:"sequence_number"`
-	Response       *response `json:"response,omitempty"`
-	OutputIndex    *int      `json:"output_index,omitempty"`
-	ContentIndex   *int      `json:"content_index,omitempty"`
-	ItemID         string    `json:"item_id,omitempty"`
-	Item           *item     `json:"item,omitempty"`
-	Delta          string    `json:"delta,omitempty"`
+	Type           string       `json:"type"`
+	SequenceNumber int          `json:"sequence_number"`
+	Response       *response    `json:"response,omitempty"`
+	OutputIndex    *int         `json:"output_index,omitempty"`
+	ContentIndex   *int         `json:"content_index,omitempty"`
+	ItemID         string       `json:"item_id,omitempty"`
+	Item           *item        `json:"item,omitempty"`
+	Part           *contentPart `json:"part,omitempty"`
+	Delta          string       `json:"delta,omitempty"`
+	Text           *string      `json:"text,omitempty"`
+	Arguments      *string      `json:"arguments,omitempty"`
 }
 
 type streamWriter struct {
@@ -484,12 +507,16 @@ func (s *streamWriter) done() error {
 	case "message":
 		it.Status, it.Content = "completed", textContent("output_text", s.openText)
 		zero := 0
-		if err := s.emit(event{Type: "response.output_text.done", OutputIndex: &i, ContentIndex: &zero, ItemID: it.ID, Delta: ""}); err != nil {
+		if err := s.emit(event{Type: "response.output_text.done", OutputIndex: &i, ContentIndex: &zero, ItemID: it.ID, Text: strp(s.openText)}); err != nil {
+			return err
+		}
+		part := contentPart{Type: "output_text", Text: s.openText, Annotations: &[]any{}}
+		if err := s.emit(event{Type: "response.content_part.done", OutputIndex: &i, ContentIndex: &zero, ItemID: it.ID, Part: &part}); err != nil {
 			return err
 		}
 	case "function_call":
 		it.Status, it.Arguments = "completed", strp(s.openArgs)
-		if err := s.emit(event{Type: "response.function_call_arguments.done", OutputIndex: &i, ItemID: it.ID}); err != nil {
+		if err := s.emit(event{Type: "response.function_call_arguments.done", OutputIndex: &i, ItemID: it.ID, Arguments: strp(s.openArgs)}); err != nil {
 			return err
 		}
 	}
@@ -509,6 +536,11 @@ func (s *streamWriter) Write(ev llm.StreamEvent) error {
 		s.parts = appendText(s.parts, ev.Text)
 		if s.open == nil || s.open.Type != "message" {
 			if err := s.add(item{Type: "message", ID: "msg_" + uuid.NewString(), Role: "assistant", Status: "in_progress", Content: json.RawMessage("[]")}); err != nil {
+				return err
+			}
+			i, zero := s.index, 0
+			part := contentPart{Type: "output_text", Text: "", Annotations: &[]any{}}
+			if err := s.emit(event{Type: "response.content_part.added", OutputIndex: &i, ContentIndex: &zero, ItemID: s.open.ID, Part: &part}); err != nil {
 				return err
 			}
 		}
