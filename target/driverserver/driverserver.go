@@ -41,9 +41,19 @@ type Handler struct {
 	sessions map[string]target.Session
 }
 
+// Option configures a Handler.
+type Option func(*Handler)
+
+// WithCallbackClient sets the HTTP client of the tool and policy callbacks.
+func WithCallbackClient(c *http.Client) Option { return func(h *Handler) { h.http = c } }
+
 // NewHandler returns the handler of t; models makes each turn's model.
-func NewHandler(t target.Target, models ModelFactory) *Handler {
-	return &Handler{target: t, models: models, http: &http.Client{}, maxWait: 30 * time.Second, sessions: map[string]target.Session{}}
+func NewHandler(t target.Target, models ModelFactory, opts ...Option) *Handler {
+	h := &Handler{target: t, models: models, http: &http.Client{}, maxWait: 30 * time.Second, sessions: map[string]target.Session{}}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
 }
 
 // ServeHTTP implements http.Handler.
@@ -319,17 +329,17 @@ type Server struct {
 }
 
 // NewServer serves t on 127.0.0.1 with a free port.
-func NewServer(t target.Target, models ModelFactory) (*Server, error) {
-	return Listen("127.0.0.1:0", t, models)
+func NewServer(t target.Target, models ModelFactory, opts ...Option) (*Server, error) {
+	return Listen("127.0.0.1:0", t, models, opts...)
 }
 
 // Listen serves t on addr.
-func Listen(addr string, t target.Target, models ModelFactory) (*Server, error) {
+func Listen(addr string, t target.Target, models ModelFactory, opts ...Option) (*Server, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("driver server: listen on %s: %w", addr, err)
 	}
-	s := &Server{URL: "http://" + l.Addr().String(), srv: &http.Server{Handler: NewHandler(t, models), ReadHeaderTimeout: 10 * time.Second}, done: make(chan struct{})}
+	s := &Server{URL: "http://" + l.Addr().String(), srv: &http.Server{Handler: NewHandler(t, models, opts...), ReadHeaderTimeout: 10 * time.Second}, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		_ = s.srv.Serve(l) // ends on Close
