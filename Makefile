@@ -4,7 +4,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance mutants test vet fmt-check race build bench fuzz docs report-render clean
+.PHONY: all conformance conformance-http mutants test vet fmt-check race build bench fuzz docs report-render clean
 
 all: test
 
@@ -12,6 +12,11 @@ all: test
 ## and every report file in reports/reference/<timestamp>/)
 conformance:
 	$(GO) run ./cmd/conformance run --reference --report reports
+
+## conformance-http: the same suite against the reference served over HTTP
+## (driver protocol v1, provider wire formats), as an external target
+conformance-http:
+	$(GO) run ./cmd/conformance run --reference --over-http --report reports
 
 ## mutants: run the suite against every mutant of the reference and print the mutation score
 mutants:
@@ -43,6 +48,7 @@ fuzz:
 	$(GO) test ./model -run '^$$' -fuzz FuzzDecodeMessages -fuzztime 30s
 	$(GO) test ./chat/protocols -run '^$$' -fuzz FuzzDecodeRequest -fuzztime 30s
 	$(GO) test ./chat/sse -run '^$$' -fuzz FuzzReader -fuzztime 30s
+	for p in openaichat openairesponses anthropic; do $(GO) test ./provider/$$p -run '^$$' -fuzz FuzzDecodeRequest -fuzztime 30s || exit 1; done
 
 ## report-render: write a report of the reference and render report.html with
 ## headless Chromium (Debian: apt-get install chromium) to report.png
