@@ -171,3 +171,16 @@ func (f FinishNames) FromWire(name string) string {
 	}
 	return llm.FinishOther
 }
+
+// CallName finds the tool name of a call earlier in the conversation ("" for
+// an orphan result): the wires name a result's call by id only.
+func CallName(msgs []model.Message, id string) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		for _, p := range msgs[i].Content {
+			if p.Type == model.PartToolCall && p.ToolCallID == id {
+				return p.ToolName
+			}
+		}
+	}
+	return ""
+}

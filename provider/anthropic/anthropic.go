@@ -255,7 +255,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 					return nil, fmt.Errorf("%s.content: %w", field, err)
 				}
 				open(model.RoleTool)
-				cur.Content = append(cur.Content, model.ToolResult(b.ToolUseID, callName(*msgs, b.ToolUseID), provider.OutputFromText(s, b.IsError)))
+				cur.Content = append(cur.Content, model.ToolResult(b.ToolUseID, provider.CallName(*msgs, b.ToolUseID), provider.OutputFromText(s, b.IsError)))
 				entry.Results = append(entry.Results, wire.Result{ID: b.ToolUseID, Block: j, Canonical: len(*msgs) - 1})
 			default:
 				// Images, documents and thinking blocks say nothing about tools.
@@ -271,17 +271,6 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		d.View.Entries = append(d.View.Entries, entry)
 	}
 	return d, nil
-}
-
-func callName(msgs []model.Message, id string) string {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		for _, p := range msgs[i].Content {
-			if p.Type == model.PartToolCall && p.ToolCallID == id {
-				return p.ToolName
-			}
-		}
-	}
-	return ""
 }
 
 type reply struct {

@@ -218,26 +218,13 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 				*msgs = append(*msgs, model.Message{Role: model.RoleTool})
 			}
 			at := len(*msgs) - 1
-			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolResult(m.ToolCallID, toolName(*msgs, m.ToolCallID), provider.OutputFromText(text, false)))
+			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolResult(m.ToolCallID, provider.CallName(*msgs, m.ToolCallID), provider.OutputFromText(text, false)))
 			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "tool", Results: []wire.Result{{ID: m.ToolCallID, Canonical: at}}, Canonical: at})
 		default:
 			return nil, fmt.Errorf("messages[%d].role: unknown role %q", i, m.Role)
 		}
 	}
 	return d, nil
-}
-
-// toolName finds the name of a call earlier in the conversation ("" for an
-// orphan result).
-func toolName(msgs []model.Message, id string) string {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		for _, p := range msgs[i].Content {
-			if p.Type == model.PartToolCall && p.ToolCallID == id {
-				return p.ToolName
-			}
-		}
-	}
-	return ""
 }
 
 type completion struct {

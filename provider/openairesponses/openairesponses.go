@@ -251,7 +251,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 				out = *it.Output
 			}
 			at := into(model.RoleTool)
-			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolResult(it.CallID, callName(*msgs, it.CallID), provider.OutputFromText(out, false)))
+			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolResult(it.CallID, provider.CallName(*msgs, it.CallID), provider.OutputFromText(out, false)))
 			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "function_call_output", Results: []wire.Result{{ID: it.CallID, Canonical: at}}, Canonical: at})
 		case "mcp_approval_request":
 			if it.ID == "" || it.Name == "" {
@@ -287,17 +287,6 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		}
 	}
 	return d, nil
-}
-
-func callName(msgs []model.Message, id string) string {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		for _, p := range msgs[i].Content {
-			if p.Type == model.PartToolCall && p.ToolCallID == id {
-				return p.ToolName
-			}
-		}
-	}
-	return ""
 }
 
 type response struct {
