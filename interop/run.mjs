@@ -118,7 +118,40 @@ async function aiSDK(format, baseURL, stream) {
   };
 }
 
+// violation sends a prompt with a tool call left without a result and
+// returns the error the client raised.
+async function violation(c) {
+  try {
+    if (c.format === "anthropic-messages") {
+      const client = new Anthropic({ baseURL: c.baseURL.replace(/\/v1$/, ""), apiKey: "sk-ant-ack", maxRetries: 0 });
+      await client.messages.create({
+        model: "ack-simulated", max_tokens: 64,
+        messages: [
+          { role: "user", content: "delete a" },
+          { role: "assistant", content: [{ type: "tool_use", id: "call_9", name: "deleteFile", input: {} }] },
+          { role: "user", content: "and?" },
+        ],
+      });
+    } else {
+      const client = new OpenAI({ baseURL: c.baseURL, apiKey: "sk-ack", maxRetries: 0 });
+      await client.chat.completions.create({
+        model: "ack-simulated",
+        messages: [
+          { role: "user", content: "delete a" },
+          { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "function", function: { name: "deleteFile", arguments: "{}" } }] },
+          { role: "user", content: "and?" },
+        ],
+      });
+    }
+  } catch (e) {
+    const message = e.error?.error?.message ?? e.error?.message ?? e.message;
+    return { status: e.status, message };
+  }
+  throw new Error("the violation was accepted");
+}
+
 async function runCase(c) {
+  if (c.kind === "violation") return violation(c);
   switch (c.client) {
     case "openai":
       return c.format === "openai-responses" ? openaiResponses(c.baseURL, c.stream) : openaiChat(c.baseURL, c.stream);

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/wire"
 )
@@ -37,6 +38,7 @@ func nodeBinary(t *testing.T) string {
 }
 
 type interopCase struct {
+	Kind    string `json:"kind,omitempty"`
 	Client  string `json:"client"`
 	Format  string `json:"format"`
 	BaseURL string `json:"baseURL"`
@@ -49,6 +51,8 @@ type interopCase struct {
 			Input json.RawMessage `json:"input"`
 		} `json:"toolCalls"`
 		FinishReason string `json:"finishReason"`
+		Status       int    `json:"status"`
+		Message      string `json:"message"`
 		Usage        *struct {
 			Input  int `json:"input"`
 			Output int `json:"output"`
@@ -90,6 +94,23 @@ func TestOfficialClientsParseTheReplies(t *testing.T) {
 			}
 		}
 	}
+	// A prompt the provider would reject: the clients raise the provider's
+	// status and exact message.
+	for _, p := range []wire.Profile{wire.OpenAIChat, wire.AnthropicMessages} {
+		sim, err := simulator.New(simulator.Script{Provider: p, Turns: []simulator.Turn{{Reply: simulator.Reply{Text: "never"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, err := srv.Add("violation-"+string(p), sim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		client := "openai"
+		if p == wire.AnthropicMessages {
+			client = "anthropic"
+		}
+		cases = append(cases, interopCase{Kind: "violation", Client: client, Format: string(p), BaseURL: base})
+	}
 	arg, _ := json.Marshal(cases)
 	cmd := exec.Command(node, "run.mjs", string(arg))
 	cmd.Dir = interopDir
@@ -116,6 +137,16 @@ func TestOfficialClientsParseTheReplies(t *testing.T) {
 			continue
 		}
 		r := c.Result
+		if c.Kind == "violation" {
+			msgs := []model.Message{model.UserText("delete a"),
+				{Role: model.RoleAssistant, Content: []model.Part{model.ToolCall("call_9", "deleteFile", json.RawMessage(`{}`))}},
+				model.UserText("and?")}
+			want := wire.CheckMessages(wire.Profile(c.Format), msgs, "req_1")[0]
+			if r.Status != want.Status || r.Message != want.Text {
+				t.Errorf("%s: the client raised %d %q, want %d %q", name, r.Status, r.Message, want.Status, want.Text)
+			}
+			continue
+		}
 		if r.Text != "Déjà vu: deleting «both»." {
 			t.Errorf("%s: text %q", name, r.Text)
 		}
