@@ -40,6 +40,7 @@ type Entry struct {
 	Line int `yaml:"-" json:"line,omitempty"`
 }
 
+// String names the entry as reports and errors show it: scenario[:check].
 func (e Entry) String() string {
 	if e.Check != "" {
 		return e.Scenario + ":" + e.Check

@@ -27,6 +27,7 @@ type Error struct {
 	Msg   string
 }
 
+// Error implements error: "file:line: field: message".
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
