@@ -26,6 +26,10 @@ type Decoded struct {
 	View wire.View
 	// Stream says the client asked for a stream.
 	Stream bool
+	// IncludeUsage says a stream is to end with the usage: OpenAI Chat
+	// Completions sends it only when stream_options.include_usage asks;
+	// the other formats always carry it.
+	IncludeUsage bool
 }
 
 // Codec is one provider's wire format, on both sides.

@@ -185,7 +185,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 	if r.Messages == nil {
 		return nil, errors.New("messages: missing")
 	}
-	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.AnthropicMessages}, Stream: r.Stream}
+	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.AnthropicMessages}, Stream: r.Stream, IncludeUsage: true}
 	for i, t := range r.Tools {
 		if t.Name == "" {
 			return nil, fmt.Errorf("tools[%d].name: missing", i)
@@ -344,8 +344,7 @@ func (Codec) ErrorBody(status int, typ, message string) []byte {
 	if typ == "" {
 		typ = "invalid_request_error"
 	}
-	b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": message}})
-	return b
+	return []byte(wire.AnthropicErrorBody(message, typ, ""))
 }
 
 // event is a stream event.

@@ -166,7 +166,8 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 	if r.Messages == nil {
 		return nil, errors.New("messages: missing")
 	}
-	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.OpenAIChat}, Stream: r.Stream}
+	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.OpenAIChat}, Stream: r.Stream,
+		IncludeUsage: r.StreamOptions != nil && r.StreamOptions.IncludeUsage}
 	for i, t := range r.Tools {
 		if t.Function.Name == "" {
 			return nil, fmt.Errorf("tools[%d].function.name: missing", i)
@@ -321,8 +322,7 @@ func (Codec) ErrorBody(status int, typ, message string) []byte {
 	if typ == "" {
 		typ = "invalid_request_error"
 	}
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": message, "type": typ, "param": nil, "code": nil}})
-	return b
+	return []byte(wire.OpenAIErrorBody(message, typ, nil, nil))
 }
 
 type streamWriter struct {

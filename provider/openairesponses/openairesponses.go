@@ -185,7 +185,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 	if r.Input == nil {
 		return nil, errors.New("input: missing")
 	}
-	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.OpenAIResponses}, Stream: r.Stream}
+	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.OpenAIResponses}, Stream: r.Stream, IncludeUsage: true}
 	for i, t := range r.Tools {
 		if t.Name == "" {
 			return nil, fmt.Errorf("tools[%d].name: missing", i)
@@ -427,8 +427,7 @@ func (Codec) ErrorBody(status int, typ, message string) []byte {
 	if typ == "" {
 		typ = "invalid_request_error"
 	}
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": message, "type": typ, "param": nil, "code": nil}})
-	return b
+	return []byte(wire.OpenAIErrorBody(message, typ, nil, nil))
 }
 
 // event is a stream event.
@@ -458,6 +457,9 @@ type streamWriter struct {
 	openText string
 	openArgs string
 	index    int
+	// output is the items done so far, as response.completed lists them
+	// (with the ids their events carried).
+	output []item
 }
 
 // NewStreamWriter implements provider.Codec.
@@ -510,6 +512,7 @@ func (s *streamWriter) done() error {
 		}
 	}
 	s.openText, s.openArgs = "", ""
+	s.output = append(s.output, it)
 	return s.emit(event{Type: "response.output_item.done", OutputIndex: &i, Item: &it})
 }
 
@@ -571,6 +574,7 @@ func (s *streamWriter) Write(ev llm.StreamEvent) error {
 			return err
 		}
 		r := responseOf(s.id, &llm.Response{Content: s.parts, FinishReason: ev.FinishReason, Usage: ev.Usage}, "completed")
+		r.Output = append([]item{}, s.output...)
 		return s.emit(event{Type: "response.completed", Response: &r})
 	}
 	return nil

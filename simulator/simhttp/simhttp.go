@@ -9,9 +9,13 @@
 // wire (the prompt as the provider lays it out, for its rules, and in the
 // canonical model, for the script's expectations) and handed to the model;
 // its reply is encoded as JSON or, when asked, as the provider's SSE stream.
+// An OpenAI Responses conversation keeps what it answered, as the API does
+// when its store is on: later requests may name earlier items by
+// item_reference or continue a response by previous_response_id.
 package simhttp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +26,7 @@ import (
 
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/provider"
+	"github.com/approval-conformance-kit/ack/provider/openairesponses"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/wire"
 
@@ -39,7 +44,14 @@ type Server struct {
 	done     chan struct{}
 
 	mu     sync.Mutex
-	models map[string]*simulator.Model
+	models map[string]*conversation
+}
+
+// conversation is one served model, with the Responses store of what it
+// answered (nil for the other formats).
+type conversation struct {
+	model *simulator.Model
+	store *openairesponses.Store
 }
 
 // NewServer starts a server on 127.0.0.1 with a free port.
@@ -51,7 +63,7 @@ func Listen(addr string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("simhttp: listen on %s: %w", addr, err)
 	}
-	s := &Server{URL: "http://" + l.Addr().String(), listener: l, done: make(chan struct{}), models: map[string]*simulator.Model{}}
+	s := &Server{URL: "http://" + l.Addr().String(), listener: l, done: make(chan struct{}), models: map[string]*conversation{}}
 	s.srv = &http.Server{Handler: s}
 	go func() {
 		defer close(s.done)
@@ -78,7 +90,11 @@ func (s *Server) Add(name string, m *simulator.Model) (string, error) {
 	if _, taken := s.models[name]; taken {
 		return "", fmt.Errorf("simhttp: the conversation %q is already served", name)
 	}
-	s.models[name] = m
+	c := &conversation{model: m}
+	if m.Profile() == wire.OpenAIResponses {
+		c.store = openairesponses.NewStore()
+	}
+	s.models[name] = c
 	return s.BaseURL(name), nil
 }
 
@@ -115,12 +131,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	m := s.models[name]
+	conv := s.models[name]
 	s.mu.Unlock()
-	if m == nil {
+	if conv == nil {
 		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: no conversation %q on this server", name))
 		return
 	}
+	m := conv.model
 	if m.Profile() != codec.Profile() {
 		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: the conversation %q speaks %s; %s is not its endpoint", name, m.Profile(), endpoint))
 		return
@@ -135,7 +152,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "invalid_request_error", "simulator: reading the body: "+err.Error())
 		return
 	}
-	dec, err := codec.DecodeRequest(body)
+	request := body // the request as the provider reads it
+	if conv.store != nil {
+		request, err = conv.store.Resolve(body)
+		var unknown *openairesponses.ResolveError
+		if errors.As(err, &unknown) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(unknown.Status)
+			_, _ = w.Write(unknown.Body)
+			return
+		}
+		if err != nil {
+			fail(http.StatusInternalServerError, "api_error", "simulator: "+err.Error())
+			return
+		}
+	}
+	dec, err := codec.DecodeRequest(request)
 	if err != nil {
 		fail(http.StatusBadRequest, "invalid_request_error", fmt.Sprintf("simulator: the %s request does not decode: %v", codec.Profile(), err))
 		return
@@ -166,6 +198,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fail(http.StatusInternalServerError, "api_error", "simulator: encode the reply: "+err.Error())
 			return
 		}
+		if conv.store != nil {
+			_ = conv.store.Keep(request, out) // the reply was just encoded from a response object
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(out)
 		return
@@ -174,11 +209,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	sw := codec.NewStreamWriter(w, func() {
+	sink := &recorder{Writer: w}
+	sw := codec.NewStreamWriter(sink, func() {
 		if flusher != nil {
 			flusher.Flush()
 		}
-	}, true)
+	}, dec.IncludeUsage)
 	events := reply.StreamEvents()
 	for _, ev := range events[:len(events)-1] {
 		if sw.Write(ev) != nil {
@@ -188,7 +224,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if reply.Wait(r.Context()) != nil {
 		return
 	}
-	_ = sw.Write(events[len(events)-1]) // the client may be gone; nothing to do about it
+	sink.on = conv.store != nil // the end holds the response the store keeps
+	if sw.Write(events[len(events)-1]) != nil {
+		return // the client went away
+	}
+	if conv.store != nil {
+		_ = conv.store.KeepStream(request, sink.kept.Bytes()) // the end of the stream was just written
+	}
+}
+
+// recorder passes writes through and, once on, keeps a copy.
+type recorder struct {
+	io.Writer
+	on   bool
+	kept bytes.Buffer
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if r.on {
+		r.kept.Write(p)
+	}
+	return r.Writer.Write(p)
 }
 
 // codecFor returns the format of an endpoint path, or nil.

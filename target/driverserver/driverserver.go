@@ -56,8 +56,20 @@ func NewHandler(t target.Target, models ModelFactory, opts ...Option) *Handler {
 	return h
 }
 
-// ServeHTTP implements http.Handler.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP implements http.Handler. A panic of the target is answered
+// with a 500 Internal error envelope, never a dropped connection.
+func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := &trackingWriter{ResponseWriter: rw}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			if !w.wrote {
+				driver.WriteError(w, http.StatusInternalServerError, "Internal", "%s %s: the target panicked: %v", r.Method, r.URL.Path, v)
+			}
+		}
+	}()
 	switch {
 	case r.URL.Path == driver.PathInfo && r.Method == http.MethodGet:
 		info, err := h.target.Info(r.Context())
@@ -88,8 +100,8 @@ func (h *Handler) turn(w http.ResponseWriter, r *http.Request) {
 		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
 		return
 	}
-	if req.Model.BaseURL == "" {
-		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "model.baseURL: missing")
+	if err := validateTurn(&req); err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
 		return
 	}
 	if h.models == nil {
@@ -101,16 +113,6 @@ func (h *Handler) turn(w http.ResponseWriter, r *http.Request) {
 		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "model: %v", err)
 		return
 	}
-	for i, t := range req.Tools {
-		if t.Name == "" {
-			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "tools[%d].name: missing", i)
-			return
-		}
-		if t.Approval == target.ApprovalDynamic && t.PolicyURL == "" {
-			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "tools[%d].policyURL: missing for a dynamic policy", i)
-			return
-		}
-	}
 	req.Model.Local = m
 	req.Harness = &harness{http: h.http, tools: req.Tools}
 	resp, err := ag.Turn(r.Context(), &req)
@@ -120,6 +122,66 @@ func (h *Handler) turn(w http.ResponseWriter, r *http.Request) {
 	}
 	driver.WriteJSON(w, http.StatusOK, resp)
 }
+
+// validateTurn checks what a turn request must hold, naming the field at
+// fault. An empty mode or toolkit means generate or provided, as in-process.
+func validateTurn(req *target.TurnRequest) error {
+	switch req.Mode {
+	case "", target.Generate, target.Stream:
+	default:
+		return fmt.Errorf("mode: unknown mode %q (want generate or stream)", req.Mode)
+	}
+	if req.Model.BaseURL == "" {
+		return errors.New("model.baseURL: missing")
+	}
+	switch req.Toolkit {
+	case "", target.ToolkitProvided, target.ToolkitAbsent, target.ToolkitEmpty:
+	default:
+		return fmt.Errorf("toolkit: unknown setting %q (want provided, absent or empty)", req.Toolkit)
+	}
+	if req.Options.Concurrency < 0 || req.Options.MaxSteps < 0 {
+		return errors.New("options: concurrency and maxSteps must not be negative")
+	}
+	seen := map[string]bool{}
+	for i, t := range req.Tools {
+		switch {
+		case t.Name == "":
+			return fmt.Errorf("tools[%d].name: missing", i)
+		case seen[t.Name]:
+			return fmt.Errorf("tools[%d].name: %q given twice", i, t.Name)
+		}
+		seen[t.Name] = true
+		switch t.Approval {
+		case target.ApprovalAlways, target.ApprovalNever, "":
+		case target.ApprovalDynamic:
+			if t.PolicyURL == "" {
+				return fmt.Errorf("tools[%d].policyURL: missing for a dynamic policy", i)
+			}
+		default:
+			return fmt.Errorf("tools[%d].approval: unknown policy %q (want always, never or dynamic)", i, t.Approval)
+		}
+	}
+	return nil
+}
+
+// trackingWriter records whether an answer was started.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *trackingWriter) WriteHeader(status int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *trackingWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // harness runs tools and policies by calling the harness's callback URLs.
 type harness struct {
@@ -297,6 +359,14 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
 			return
 		}
+		switch {
+		case req.Until != target.UntilIdle && req.Until != target.UntilApprovalRequested:
+			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "until: unknown condition %q (want idle or approval-requested)", req.Until)
+			return
+		case req.Until == target.UntilApprovalRequested && req.ToolCallID == "":
+			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "toolCallId: missing for approval-requested")
+			return
+		}
 		bound := time.Duration(req.TimeoutMs) * time.Millisecond
 		if bound <= 0 || bound > h.maxWait {
 			bound = h.maxWait
@@ -320,12 +390,28 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// Close ends the client sessions the harness left open.
+func (h *Handler) Close() error {
+	h.mu.Lock()
+	open := h.sessions
+	h.sessions = map[string]target.Session{}
+	h.mu.Unlock()
+	var errs []error
+	for id, s := range open {
+		if err := s.Close(context.Background()); err != nil {
+			errs = append(errs, fmt.Errorf("session %s: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Server is a Handler on a loopback listener, like httptest.Server.
 type Server struct {
 	// URL is the driver URL (http://127.0.0.1:port).
-	URL  string
-	srv  *http.Server
-	done chan struct{}
+	URL     string
+	handler *Handler
+	srv     *http.Server
+	done    chan struct{}
 }
 
 // NewServer serves t on 127.0.0.1 with a free port.
@@ -339,7 +425,8 @@ func Listen(addr string, t target.Target, models ModelFactory, opts ...Option) (
 	if err != nil {
 		return nil, fmt.Errorf("driver server: listen on %s: %w", addr, err)
 	}
-	s := &Server{URL: "http://" + l.Addr().String(), srv: &http.Server{Handler: NewHandler(t, models, opts...), ReadHeaderTimeout: 10 * time.Second}, done: make(chan struct{})}
+	h := NewHandler(t, models, opts...)
+	s := &Server{URL: "http://" + l.Addr().String(), handler: h, srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		_ = s.srv.Serve(l) // ends on Close
@@ -347,9 +434,9 @@ func Listen(addr string, t target.Target, models ModelFactory, opts ...Option) (
 	return s, nil
 }
 
-// Close stops the server.
+// Close stops the server and ends the sessions left open.
 func (s *Server) Close() error {
 	err := s.srv.Close()
 	<-s.done
-	return err
+	return errors.Join(err, s.handler.Close())
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -34,7 +36,7 @@ func startCallbacks(addr string) (*callbacks, error) {
 		return nil, fmt.Errorf("http target: callback server: %w", err)
 	}
 	cb := &callbacks{url: "http://" + l.Addr().String(), done: make(chan struct{}), turns: map[string]target.Harness{}}
-	cb.srv = &http.Server{Handler: cb}
+	cb.srv = &http.Server{Handler: cb, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		defer close(cb.done)
 		_ = cb.srv.Serve(l) // ends on Close
@@ -56,9 +58,10 @@ func (cb *callbacks) register(h target.Harness, tools []target.Tool) (release fu
 	cb.mu.Unlock()
 	for i := range tools {
 		base := cb.url + "/v1/cb/" + token
-		tools[i].ExecuteURL = base + "/execute/" + tools[i].Name
+		name := url.PathEscape(tools[i].Name)
+		tools[i].ExecuteURL = base + "/execute/" + name
 		if tools[i].Approval == target.ApprovalDynamic {
-			tools[i].PolicyURL = base + "/policy/" + tools[i].Name
+			tools[i].PolicyURL = base + "/policy/" + name
 		}
 	}
 	return func() {
@@ -76,12 +79,19 @@ type callbackRequest struct {
 }
 
 func (cb *callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/v1/cb/"), "/")
-	if r.Method != http.MethodPost || len(parts) != 3 || !strings.HasPrefix(r.URL.Path, "/v1/cb/") {
+	// The escaped path, so that a tool name may hold any character.
+	path := r.URL.EscapedPath()
+	parts := strings.Split(strings.TrimPrefix(path, "/v1/cb/"), "/")
+	if r.Method != http.MethodPost || len(parts) != 3 || !strings.HasPrefix(path, "/v1/cb/") {
 		driver.WriteError(w, http.StatusNotFound, "NotFound", "no callback %s %s", r.Method, r.URL.Path)
 		return
 	}
-	token, kind, tool := parts[0], parts[1], parts[2]
+	token, kind := parts[0], parts[1]
+	tool, err := url.PathUnescape(parts[2])
+	if err != nil {
+		driver.WriteError(w, http.StatusNotFound, "NotFound", "no callback %s %s", r.Method, r.URL.Path)
+		return
+	}
 	cb.mu.Lock()
 	h := cb.turns[token]
 	cb.mu.Unlock()
@@ -109,6 +119,9 @@ func (cb *callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			driver.WriteJSON(w, http.StatusOK, driver.ExecuteResult{Error: err.Error()})
 			return
+		}
+		if len(out) == 0 {
+			out = json.RawMessage("null") // an answer always holds output or error
 		}
 		driver.WriteJSON(w, http.StatusOK, driver.ExecuteResult{Output: out})
 	case "policy":
