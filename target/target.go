@@ -80,6 +80,56 @@ type Features struct {
 	ClientProtocols []string `json:"clientProtocols,omitempty"`
 	// ClientTools: the client role runs client-side tools (Session.ToolOutput).
 	ClientTools bool `json:"clientTools,omitempty"`
+
+	// ModelAPIs are the model APIs the adapter can point its SDK at:
+	// openai-chat, openai-responses, anthropic-messages, and canonical (the
+	// kit's lossless model API, for SDKs that accept an application's own
+	// model). Empty means the three provider wire formats.
+	ModelAPIs []string `json:"modelAPIs,omitempty"`
+	// Steps is how many model calls a turn makes: "loop" (the default: the
+	// SDK calls the model again after tools ran, until the model stops or a
+	// call waits for approval) or "single" (a turn is one model call; the
+	// application sends the next turn itself, which the harness then does).
+	Steps string `json:"steps,omitempty"`
+	// ResumeState: the SDK resumes from a saved run state rather than from
+	// the history alone. Each turn answer carries an opaque state, which the
+	// harness sends back with the next turn of the conversation.
+	ResumeState bool `json:"resumeState,omitempty"`
+	// UntypedResults: the SDK's tool results carry no output type (a denial
+	// is an ordinary result with a fixed text); denials and errors are then
+	// judged by what reaches the model, not by the labels of the answer.
+	UntypedResults bool `json:"untypedResults,omitempty"`
+	// NoDenialReasons: the SDK's approval API takes no reason with a denial.
+	NoDenialReasons bool `json:"noDenialReasons,omitempty"`
+	// BoundApprovals: an approval answer lives on its tool-call part (as in
+	// TanStack AI's UI messages), so a free-standing response that matches
+	// no call cannot be expressed.
+	BoundApprovals bool `json:"boundApprovals,omitempty"`
+	// HostedTools: tools the provider runs (a hosted MCP server) can be
+	// given in tools[] with providerExecuted and serverLabel.
+	HostedTools bool `json:"hostedTools,omitempty"`
+}
+
+// The values of Features.Steps.
+const (
+	StepsLoop   = "loop"
+	StepsSingle = "single"
+)
+
+// The model APIs of ModelEndpoint.API and Features.ModelAPIs.
+const (
+	APIOpenAIChat        = "openai-chat"
+	APIOpenAIResponses   = "openai-responses"
+	APIAnthropicMessages = "anthropic-messages"
+	APICanonical         = "canonical"
+)
+
+// SupportsAPI reports whether the target can use the model API.
+func (f Features) SupportsAPI(api string) bool {
+	if len(f.ModelAPIs) == 0 {
+		return api == APIOpenAIChat || api == APIOpenAIResponses || api == APIAnthropicMessages
+	}
+	return slices.Contains(f.ModelAPIs, api)
 }
 
 // Has reports whether the target declares the named feature. Names are the
@@ -109,6 +159,23 @@ func (f Features) Has(name string) bool {
 		return f.ToolErrors == "turn-error"
 	case "clientTools":
 		return f.ClientTools
+	case "steps:loop":
+		return f.Steps == "" || f.Steps == StepsLoop
+	case "steps:single":
+		return f.Steps == StepsSingle
+	case "resumeState":
+		return f.ResumeState
+	case "typedResults":
+		return !f.UntypedResults
+	case "denialReasons":
+		return !f.NoDenialReasons
+	case "freeApprovals":
+		return !f.BoundApprovals
+	case "hostedTools":
+		return f.HostedTools
+	}
+	if api, ok := strings.CutPrefix(name, "modelAPI:"); ok {
+		return f.SupportsAPI(api)
 	}
 	if p, ok := strings.CutPrefix(name, "clientProtocol:"); ok {
 		return slices.Contains(f.ClientProtocols, p)
@@ -162,6 +229,12 @@ type Tool struct {
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
 	Approval    Approval        `json:"approval"`
+	// ProviderExecuted marks a tool the provider runs (a hosted MCP
+	// server): the SDK declares it to the provider and never runs it
+	// itself; ServerLabel names its server. Only for targets that declare
+	// hostedTools.
+	ProviderExecuted bool   `json:"providerExecuted,omitempty"`
+	ServerLabel      string `json:"serverLabel,omitempty"`
 	// PolicyURL is where a dynamic policy is decided (HTTP targets).
 	PolicyURL string `json:"policyURL,omitempty"`
 	// ExecuteURL is where the tool runs (HTTP targets).
@@ -176,14 +249,21 @@ type Options struct {
 
 // TurnRequest is one turn to run (POST /v1/agent/turn).
 type TurnRequest struct {
-	Mode    Mode          `json:"mode"`
-	Model   ModelEndpoint `json:"model"`
-	Tools   []Tool        `json:"tools"`
-	Toolkit Toolkit       `json:"toolkit"`
-	Options Options       `json:"options"`
+	// Conversation names the conversation the turn belongs to (one per
+	// scenario). A target that keeps state between turns (a replay ledger,
+	// run states) keys it by this id; a new id starts from nothing.
+	Conversation string        `json:"conversation,omitempty"`
+	Mode         Mode          `json:"mode"`
+	Model        ModelEndpoint `json:"model"`
+	Tools        []Tool        `json:"tools"`
+	Toolkit      Toolkit       `json:"toolkit"`
+	Options      Options       `json:"options"`
 	// Messages is the conversation as canonical JSON. It is raw so that the
 	// suite can send malformed input on purpose.
 	Messages json.RawMessage `json:"messages"`
+	// State is the opaque resume state the previous turn of the
+	// conversation answered, for targets that declare resumeState.
+	State json.RawMessage `json:"state,omitempty"`
 	// Harness runs tools and policies for in-process targets.
 	Harness Harness `json:"-"`
 }
@@ -196,12 +276,18 @@ type TurnResponse struct {
 	Events       []model.Event `json:"events,omitempty"`
 	FinishReason string        `json:"finishReason,omitempty"`
 	Error        *TurnError    `json:"error,omitempty"`
+	// State is the opaque resume state to send with the next turn of the
+	// conversation (targets that declare resumeState).
+	State json.RawMessage `json:"state,omitempty"`
 }
 
 // TurnError is a failed turn.
 type TurnError struct {
 	// Code is ToolkitRequired, ToolNotFound, InvalidApproval,
-	// MissingToolResults, InvalidMessages, ToolExecution, Model or Other.
+	// MissingToolResults, InvalidMessages, ToolExecution, Model or Other;
+	// or NotExpressible: the adapter cannot put this input into its SDK's
+	// own shape (a free-standing response for an SDK whose answers live on
+	// their calls), which makes the scenario not applicable, never failed.
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	// SDKError is the SDK's own error (its class or tag and text).
@@ -209,7 +295,11 @@ type TurnError struct {
 }
 
 // The turn error codes.
-var ErrorCodes = []string{"ToolkitRequired", "ToolNotFound", "InvalidApproval", "MissingToolResults", "InvalidMessages", "ToolExecution", "Model", "Other"}
+var ErrorCodes = []string{"ToolkitRequired", "ToolNotFound", "InvalidApproval", "MissingToolResults", "InvalidMessages", "ToolExecution", "Model", "Other", CodeNotExpressible}
+
+// CodeNotExpressible is the turn error of an adapter that cannot express
+// the turn's input in its SDK's shape.
+const CodeNotExpressible = "NotExpressible"
 
 // Validate checks a response's shape: a known error code, or messages and a
 // finish reason.
