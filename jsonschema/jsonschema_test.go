@@ -1,6 +1,9 @@
 package jsonschema
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -37,16 +40,16 @@ func TestValidate(t *testing.T) {
 	}
 	bad := map[string]string{
 		`{}`:                                    `/: missing required property "path"`,
-		`{"path":3}`:                            "/path: want string, got number 3",
-		`{"path":"a"}`:                          `/path: "a" does not match the pattern "^/"`,
+		`{"path":3}`:                            "/path: got number, want string",
+		`{"path":"a"}`:                          `/path: 'a' does not match pattern '^/'`,
 		`{"path":"/a","extra":1}`:               `/: unknown property "extra"`,
 		`{"path":"/a","mode":"slow"}`:           `/mode: "slow" is not one of ["fast","safe"]`,
-		`{"path":"/a","count":1.5}`:             "/count: want integer, got number 1.5",
-		`{"path":"/a","count":9}`:               "/count: 9 is more than the maximum 5",
-		`{"path":"/a","tags":["x","x"]}`:        "/tags: items 0 and 1 are equal",
-		`{"path":"/a","tags":[1]}`:              "/tags/0: want string, got number 1",
+		`{"path":"/a","count":1.5}`:             "/count: got number, want integer",
+		`{"path":"/a","count":9}`:               "/count: maximum: got 9, want 5",
+		`{"path":"/a","tags":["x","x"]}`:        "/tags: items at 0 and 1 are equal",
+		`{"path":"/a","tags":[1]}`:              "/tags/0: got number, want string",
 		`{"path":"/a","node":{"next":{"v":2}}}`: "/node/next/v: want 1, got 2",
-		`[]`:                                    "/: want object, got array",
+		`[]`:                                    "/: got array, want object",
 	}
 	for doc, want := range bad {
 		err := s.Validate([]byte(doc))
@@ -81,9 +84,21 @@ func TestCombinators(t *testing.T) {
 }
 
 func TestCompileErrors(t *testing.T) {
-	for _, bad := range []string{`[1]`, `{"pattern":"("}`, `{"$ref":"#/$defs/missing"}`, `{"$ref":"http://x/y"}`, `{`} {
-		if _, err := Compile([]byte(bad)); err == nil {
+	for bad, want := range map[string]string{
+		`[1]`:                        "must be an object or a boolean",
+		`{"pattern":"("}`:            "/pattern: '(' is not valid regex",
+		`{"$ref":"#/$defs/missing"}`: "not found",
+		`{"$ref":"http://x/y"}`:      "only references within the schema are followed",
+		`{`:                          "invalid JSON",
+		`{"type":"objekt"}`:          "/type",
+	} {
+		_, err := Compile([]byte(bad))
+		if err == nil {
 			t.Errorf("%s compiled", bad)
+			continue
+		}
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %q, want it to contain %q", bad, err, want)
 		}
 	}
 	if _, err := Compile([]byte(`true`)); err != nil {
@@ -96,7 +111,69 @@ func TestRefCycleDoesNotHang(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Validate([]byte(`1`)); err == nil || !strings.Contains(err.Error(), "too deep") {
+	if err := s.Validate([]byte(`1`)); err == nil || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("cycle: got %v", err)
+	}
+}
+
+// A schema comes from the target (a turn's tool input schema): it must not
+// make the harness read a file or call a URL.
+func TestReferencesOutsideTheSchemaAreNotLoaded(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ext.json")
+	if err := os.WriteFile(file, []byte(`{"type":"string"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"file://" + file, "ext.json", "https://example.com/s.json", "urn:x:y"} {
+		_, err := Compile([]byte(`{"$ref":"` + ref + `"}`))
+		if err == nil || !strings.Contains(err.Error(), "only references within the schema are followed") {
+			t.Errorf("$ref %s: got %v, want it refused", ref, err)
+		}
+	}
+}
+
+// Keywords of draft 2020-12 beyond the handful tool schemas commonly use,
+// and older drafts named by $schema, are enforced (JSON-Schema-Test-Suite
+// cases the kit's earlier hand-written validator ignored).
+func TestFullDraftSupport(t *testing.T) {
+	cases := []struct {
+		schema, doc string
+		ok          bool
+	}{
+		{`{"properties":{"a":{}},"unevaluatedProperties":false}`, `{"a":1,"b":2}`, false},
+		{`{"properties":{"a":{}},"unevaluatedProperties":false}`, `{"a":1}`, true},
+		{`{"dependentRequired":{"a":["b"]}}`, `{"a":1}`, false},
+		{`{"dependentSchemas":{"a":{"required":["c"]}}}`, `{"a":1}`, false},
+		{`{"contains":{"const":1},"minContains":2}`, `[1,2]`, false},
+		{`{"contains":{"const":1},"minContains":2}`, `[1,1]`, true},
+		{`{"$defs":{"s":{"$anchor":"str","type":"string"}},"$ref":"#str"}`, `3`, false},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","dependencies":{"a":["b"]}}`, `{"a":1}`, false},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false}`, `["a",1]`, false},
+		{`{"propertyNames":{"maxLength":2}}`, `{"abc":1}`, false},
+		{`{"type":"integer"}`, `1.0`, true},
+		{`{"multipleOf":0.01}`, `0.07`, true},
+	}
+	for _, c := range cases {
+		s, err := Compile([]byte(c.schema))
+		if err != nil {
+			t.Errorf("%s: %v", c.schema, err)
+			continue
+		}
+		if err := s.Validate([]byte(c.doc)); (err == nil) != c.ok {
+			t.Errorf("%s against %s: got %v, want ok=%v", c.doc, c.schema, err, c.ok)
+		}
+	}
+}
+
+func TestValidateValueTakesFloatsAndNumbers(t *testing.T) {
+	s, err := Compile([]byte(`{"type":"object","properties":{"n":{"type":"integer","maximum":3}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ValidateValue(map[string]any{"n": float64(2)}); err != nil {
+		t.Errorf("float64: %v", err)
+	}
+	if err := s.ValidateValue(map[string]any{"n": json.Number("4")}); err == nil || !strings.Contains(err.Error(), "/n: maximum") {
+		t.Errorf("json.Number 4: got %v", err)
 	}
 }
