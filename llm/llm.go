@@ -19,6 +19,10 @@ type ToolDef struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	// ProviderExecuted marks a tool the provider runs itself (a hosted MCP
+	// server); ServerLabel names its server.
+	ProviderExecuted bool   `json:"providerExecuted,omitempty"`
+	ServerLabel      string `json:"serverLabel,omitempty"`
 }
 
 // Request is one call to the model: the prompt and the tools offered.

@@ -30,9 +30,10 @@ type Client struct {
 	Header http.Header
 }
 
-// NewClient returns a client of the profile's format at baseURL.
-func NewClient(baseURL, profile string) (*Client, error) {
-	p, err := parseProfile(profile)
+// NewClient returns a client at baseURL of the model API named by api: a
+// provider profile's wire format, or "canonical".
+func NewClient(baseURL, api string) (*Client, error) {
+	p, err := parseAPI(api)
 	if err != nil {
 		return nil, err
 	}

@@ -30,11 +30,22 @@ type Decoded struct {
 	// Completions sends it only when stream_options.include_usage asks;
 	// the other formats always carry it.
 	IncludeUsage bool
+	// Lossless says Request is the whole canonical prompt (the Canonical
+	// API): View is empty, the server lays the prompt out with the
+	// conversation's provider profile, and result types are exact.
+	Lossless bool
 }
+
+// Canonical is the kit's own model API (package provider/canonical): the
+// prompt in the canonical model, nothing dropped. It has no provider rules
+// of its own: a server applies the rules and the exact error bodies of the
+// conversation's provider profile.
+const Canonical wire.Profile = "canonical"
 
 // Codec is one provider's wire format, on both sides.
 type Codec interface {
-	// Profile is the provider profile the format belongs to.
+	// Profile is the provider profile the format belongs to (Canonical for
+	// the kit's own API).
 	Profile() wire.Profile
 	// Path is the endpoint path under the base URL ("/chat/completions").
 	Path() string
@@ -146,7 +157,11 @@ func Lookup(p wire.Profile) (Codec, error) {
 	return c, nil
 }
 
-func parseProfile(s string) (wire.Profile, error) {
+// parseAPI reads a model API name: a provider profile, or Canonical.
+func parseAPI(s string) (wire.Profile, error) {
+	if s == string(Canonical) {
+		return Canonical, nil
+	}
 	p, err := wire.ParseProfile(s)
 	if err != nil {
 		return "", fmt.Errorf("provider: %w", err)

@@ -168,6 +168,21 @@ func (w *world) callIDIn(msgs []model.Message, callID string) string {
 	return callID
 }
 
+// modelAPI is the model API the scenario's turns use: in-process, the
+// simulator itself; over HTTP, the provider wire of the scenario's profile
+// when the target can use it, else the canonical API (lossless).
+func (w *world) modelAPI() string {
+	api := string(w.sim.Profile())
+	if w.suite.Wiring == nil {
+		return api
+	}
+	f := w.info.Features
+	if f.SupportsAPI(target.APICanonical) && !f.SupportsAPI(api) {
+		return target.APICanonical
+	}
+	return api
+}
+
 // turnRequest builds the request of a turn from the scenario's state.
 func (w *world) turnRequest(messages json.RawMessage) (*target.TurnRequest, error) {
 	if err := w.ensureSim(); err != nil {
@@ -175,7 +190,7 @@ func (w *world) turnRequest(messages json.RawMessage) (*target.TurnRequest, erro
 	}
 	req := &target.TurnRequest{
 		Mode:     w.mode,
-		Model:    target.ModelEndpoint{API: string(w.sim.Profile()), Local: w.sim},
+		Model:    target.ModelEndpoint{API: w.modelAPI(), Local: w.sim},
 		Toolkit:  w.toolkit,
 		Options:  w.options,
 		Messages: messages,

@@ -12,6 +12,7 @@ import (
 
 	// The wire formats register themselves.
 	_ "github.com/approval-conformance-kit/ack/provider/anthropic"
+	_ "github.com/approval-conformance-kit/ack/provider/canonical"
 	_ "github.com/approval-conformance-kit/ack/provider/openaichat"
 	_ "github.com/approval-conformance-kit/ack/provider/openairesponses"
 )
@@ -21,7 +22,7 @@ import (
 var streaming = &http.Client{}
 
 // Models is a driverserver.ModelFactory: an HTTP client of the endpoint's
-// wire format at its base URL.
+// model API (a provider wire format, or canonical) at its base URL.
 func Models(ep target.ModelEndpoint) (llm.Model, error) {
 	if ep.BaseURL == "" {
 		return nil, errors.New("the model endpoint has no baseURL")

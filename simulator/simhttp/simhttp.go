@@ -4,8 +4,12 @@
 // path prefix, so many share one server.
 //
 // Routes, under <URL>/c/<name>/v1: POST /chat/completions (openai-chat),
-// POST /responses (openai-responses), POST /messages (anthropic-messages).
-// The route must match the model's profile. Every call is decoded from the
+// POST /responses (openai-responses), POST /messages (anthropic-messages);
+// the route must match the model's profile. POST /canonical (the kit's
+// canonical model API, package provider/canonical) serves every
+// conversation: the prompt comes whole, result types and approval parts
+// included, and the model's profile still decides the provider rules and
+// the error bodies. Every call is decoded from the
 // wire (the prompt as the provider lays it out, for its rules, and in the
 // canonical model, for the script's expectations) and handed to the model;
 // its reply is encoded as JSON or, when asked, as the provider's SSE stream.
@@ -116,13 +120,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if codec == nil {
 		codec, _ = provider.Lookup(wire.OpenAIChat)
 	}
+	errs := codec // the error envelope
 	fail := func(status int, typ, msg string) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
-		_, _ = w.Write(codec.ErrorBody(status, typ, msg))
+		_, _ = w.Write(errs.ErrorBody(status, typ, msg))
 	}
 	if !ok || !ok2 || codecFor(endpoint) == nil {
-		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: no endpoint %s %s (want POST /c/<conversation>/v1/chat/completions, /responses or /messages)", r.Method, r.URL.Path))
+		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: no endpoint %s %s (want POST /c/<conversation>/v1/chat/completions, /responses, /messages or /canonical)", r.Method, r.URL.Path))
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -137,8 +142,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: no conversation %q on this server", name))
 		return
 	}
-	m := conv.model
-	if m.Profile() != codec.Profile() {
+	m, store := conv.model, conv.store
+	if codec.Profile() == provider.Canonical {
+		// The canonical API carries the prompt whole; the conversation's
+		// provider profile still decides the rules and the error bodies.
+		if pc, err := provider.Lookup(m.Profile()); err == nil {
+			errs = pc
+		}
+		store = nil // it holds provider items, which this API never names
+	} else if m.Profile() != codec.Profile() {
 		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: the conversation %q speaks %s; %s is not its endpoint", name, m.Profile(), endpoint))
 		return
 	}
@@ -153,8 +165,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	request := body // the request as the provider reads it
-	if conv.store != nil {
-		request, err = conv.store.Resolve(body)
+	if store != nil {
+		request, err = store.Resolve(body)
 		var unknown *openairesponses.ResolveError
 		if errors.As(err, &unknown) {
 			w.Header().Set("Content-Type", "application/json")
@@ -176,8 +188,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if dec.Stream {
 		mode = "stream"
 	}
-	view := dec.View
-	reply, err := m.Handle(r.Context(), simulator.Call{Mode: mode, Request: dec.Request, Wire: body, View: &view, Lossy: true})
+	call := simulator.Call{Mode: mode, Request: dec.Request, Wire: body}
+	if !dec.Lossless {
+		view := dec.View
+		call.View, call.Lossy = &view, true
+	}
+	reply, err := m.Handle(r.Context(), call)
 	if err != nil {
 		var apiErr *llm.APIError
 		if errors.As(err, &apiErr) {
@@ -198,8 +214,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fail(http.StatusInternalServerError, "api_error", "simulator: encode the reply: "+err.Error())
 			return
 		}
-		if conv.store != nil {
-			_ = conv.store.Keep(request, out) // the reply was just encoded from a response object
+		if store != nil {
+			_ = store.Keep(request, out) // the reply was just encoded from a response object
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(out)
@@ -224,12 +240,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if reply.Wait(r.Context()) != nil {
 		return
 	}
-	sink.on = conv.store != nil // the end holds the response the store keeps
+	sink.on = store != nil // the end holds the response the store keeps
 	if sw.Write(events[len(events)-1]) != nil {
 		return // the client went away
 	}
-	if conv.store != nil {
-		_ = conv.store.KeepStream(request, sink.kept.Bytes()) // the end of the stream was just written
+	if store != nil {
+		_ = store.KeepStream(request, sink.kept.Bytes()) // the end of the stream was just written
 	}
 }
 
@@ -249,7 +265,7 @@ func (r *recorder) Write(p []byte) (int, error) {
 
 // codecFor returns the format of an endpoint path, or nil.
 func codecFor(endpoint string) provider.Codec {
-	for _, p := range wire.Profiles {
+	for _, p := range append(wire.Profiles[:len(wire.Profiles):len(wire.Profiles)], provider.Canonical) {
 		c, err := provider.Lookup(p)
 		if err == nil && c.Path() == endpoint {
 			return c

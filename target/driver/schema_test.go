@@ -18,6 +18,7 @@ import (
 	"github.com/approval-conformance-kit/ack/jsonschema"
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/provider/canonical"
 	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/target"
@@ -200,6 +201,8 @@ func TestDocExamplesFitTheSchemas(t *testing.T) {
 		{"turn-request", &target.TurnRequest{}},
 		{"turn-response", &target.TurnResponse{}},
 		{"turn-response", &target.TurnResponse{}},
+		{"canonical-request", &canonical.Request{}},
+		{"canonical-response", &canonical.Response{}},
 		{"client-state", &target.ClientState{}},
 	}
 	if len(blocks) != len(want) {

@@ -198,7 +198,10 @@ func NewWiring(addr string) (*Wiring, error) {
 	return &Wiring{srv: srv}, nil
 }
 
-// Prepare serves sim (once per scenario) and points the turn at it.
+// Prepare serves sim (once per scenario) and points the turn at it. One
+// base URL serves every model API (the provider wire of the simulator's
+// profile, and the canonical API at {baseURL}/canonical), so the turn's
+// model.api, chosen by the harness, decides which the adapter uses.
 func (w *Wiring) Prepare(req *target.TurnRequest, sim *simulator.Model, _ target.Harness) error {
 	name := fmt.Sprintf("s%p", sim)
 	base := w.srv.BaseURL(name)

@@ -26,6 +26,7 @@ type Target struct {
 	name       string
 	clientOpts []chatclient.Option
 	http       *http.Client
+	modelAPIs  []string
 }
 
 // Option configures a Target.
@@ -34,6 +35,14 @@ type Option func(*Target)
 // WithClientOptions configures the reference chat client of the client role.
 func WithClientOptions(opts ...chatclient.Option) Option {
 	return func(t *Target) { t.clientOpts = append(t.clientOpts, opts...) }
+}
+
+// WithModelAPIs sets the model APIs the target declares (target.APICanonical
+// and the provider profiles; by default none, which means the three
+// provider wires). Served over HTTP, the reference's model client speaks
+// any of them, so this chooses which one the harness points it at.
+func WithModelAPIs(apis ...string) Option {
+	return func(t *Target) { t.modelAPIs = append([]string(nil), apis...) }
 }
 
 // New returns a target for the agent; name appears in reports ("reference"
@@ -63,6 +72,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ToolErrors:       "result",
 			ClientProtocols:  append([]string(nil), chat.Protocols...),
 			ClientTools:      true,
+			ModelAPIs:        append([]string(nil), t.modelAPIs...),
 		},
 	}, nil
 }
