@@ -213,6 +213,44 @@ const (
 // Protocols lists the protocol names.
 var Protocols = []string{ProtocolAGUI, ProtocolAGUILegacy, ProtocolUIMessageStream}
 
+// Dialect names. A protocol's dialect is the exact shape of its events and
+// requests as one range of released servers and clients speaks it; each is
+// named after the TanStack AI server release it was read from.
+const (
+	// DialectTanStackAI058 is the interrupt form as @tanstack/ai 0.58 and
+	// its client @tanstack/ai-client 0.33 speak it: approval interrupts
+	// carry a response schema and the "tanstack:interruptBinding" metadata
+	// that binds them to the tool, the call and the interrupted run.
+	DialectTanStackAI058 = "tanstack-ai-0.58"
+	// DialectTanStackAI042 is the legacy form as @tanstack/ai 0.42 and its
+	// client 0.22 speak it: RunAgentInput requests whose messages carry
+	// UIMessage parts, CUSTOM events with "value", TOOL_CALL_START with
+	// "toolCallName", results as TOOL_CALL_RESULT.
+	DialectTanStackAI042 = "tanstack-ai-0.42"
+	// DialectTanStackAI05 is the legacy form as @tanstack/ai 0.5 and its
+	// client 0.4 speak it: requests are {messages, data} with UIMessages,
+	// CUSTOM events carry "data", TOOL_CALL_START carries "toolName",
+	// results come as TOOL_CALL_END with "result", a failed run as
+	// RUN_ERROR with "error.message".
+	DialectTanStackAI05 = "tanstack-ai-0.5"
+)
+
+// Dialects lists each protocol's dialects, its default first. A protocol
+// that is not listed has one shape only, and its dialect is empty.
+var Dialects = map[string][]string{
+	ProtocolAGUI:       {DialectTanStackAI058},
+	ProtocolAGUILegacy: {DialectTanStackAI042, DialectTanStackAI05},
+}
+
+// DefaultDialect returns the dialect a protocol is spoken in when none is
+// named ("" for a protocol without dialects).
+func DefaultDialect(protocol string) string {
+	if ds := Dialects[protocol]; len(ds) > 0 {
+		return ds[0]
+	}
+	return ""
+}
+
 // Codec is one wire protocol between a chat client and a chat server.
 type Codec interface {
 	// Name is the protocol's name.

@@ -15,9 +15,22 @@ import (
 
 // Codec is AG-UI over SSE. With Interrupts set, approval requests travel as
 // interrupts in the RUN_FINISHED outcome; without, as CUSTOM events.
+// Dialect is one of chat.Dialects of the form (empty: its default).
 type Codec struct {
 	Interrupts bool
+	Dialect    string
 }
+
+// dialect returns the codec's dialect, resolved.
+func (c Codec) dialect() string {
+	if c.Dialect != "" {
+		return c.Dialect
+	}
+	return chat.DefaultDialect(c.Name())
+}
+
+// old reports whether the codec speaks the dialect of TanStack AI 0.5.
+func (c Codec) old() bool { return !c.Interrupts && c.dialect() == chat.DialectTanStackAI05 }
 
 // Name implements chat.Codec.
 func (c Codec) Name() string {
@@ -29,12 +42,23 @@ func (c Codec) Name() string {
 
 // EncodeRequest implements chat.Codec: a RunAgentInput whose assistant
 // messages carry both AG-UI toolCalls (with tool messages for outcomes) and
-// TanStack UIMessage parts, and whose resume entries answer interrupts.
-func (c Codec) EncodeRequest(req *chat.Request) ([]byte, error) { return encodeRequest(req) }
+// TanStack UIMessage parts, and whose resume entries answer interrupts; in
+// the dialect of TanStack AI 0.5, {messages, data} with UIMessages.
+func (c Codec) EncodeRequest(req *chat.Request) ([]byte, error) {
+	if c.old() {
+		return encodeUIRequest(req)
+	}
+	return encodeRequest(req)
+}
 
 // DecodeRequest implements chat.Codec. Parts, when a message has them, are
 // what the client knows; otherwise the toolCalls and tool messages are read.
-func (c Codec) DecodeRequest(body []byte) (*chat.Request, error) { return decodeRequest(body) }
+func (c Codec) DecodeRequest(body []byte) (*chat.Request, error) {
+	if c.old() {
+		return decodeUIRequest(body)
+	}
+	return decodeRequest(body)
+}
 
 // ResponseHeaders implements chat.Codec.
 func (c Codec) ResponseHeaders() map[string]string {
@@ -51,18 +75,24 @@ type event struct {
 	Delta           string          `json:"delta,omitempty"`
 	ToolCallID      string          `json:"toolCallId,omitempty"`
 	ToolCallName    string          `json:"toolCallName,omitempty"`
+	ToolName        string          `json:"toolName,omitempty"`
 	ParentMessageID string          `json:"parentMessageId,omitempty"`
 	Input           json.RawMessage `json:"input,omitempty"`
 	Content         *string         `json:"content,omitempty"`
 	State           string          `json:"state,omitempty"`
-	Error           *string         `json:"error,omitempty"`
-	Name            string          `json:"name,omitempty"`
-	Value           json.RawMessage `json:"value,omitempty"`
-	FinishReason    string          `json:"finishReason,omitempty"`
-	Outcome         *outcome        `json:"outcome,omitempty"`
-	Message         string          `json:"message,omitempty"`
-	Messages        []wireMessage   `json:"messages,omitempty"`
-	Metadata        *runMetadata    `json:"metadata,omitempty"`
+	// Error is a string on a TOOL_CALL_RESULT and {message, code} on the
+	// RUN_ERROR of TanStack AI 0.5.
+	Error  json.RawMessage `json:"error,omitempty"`
+	Result *string         `json:"result,omitempty"`
+	Name   string          `json:"name,omitempty"`
+	// Value is a CUSTOM event's payload; TanStack AI 0.5 calls it Data.
+	Value        json.RawMessage `json:"value,omitempty"`
+	Data         json.RawMessage `json:"data,omitempty"`
+	FinishReason string          `json:"finishReason,omitempty"`
+	Outcome      *outcome        `json:"outcome,omitempty"`
+	Message      string          `json:"message,omitempty"`
+	Messages     []wireMessage   `json:"messages,omitempty"`
+	Metadata     *runMetadata    `json:"metadata,omitempty"`
 }
 
 type runMetadata struct {
@@ -77,11 +107,12 @@ type outcome struct {
 }
 
 type interrupt struct {
-	ID         string            `json:"id"`
-	Reason     string            `json:"reason"`
-	Message    string            `json:"message,omitempty"`
-	ToolCallID string            `json:"toolCallId,omitempty"`
-	Metadata   interruptMetadata `json:"metadata"`
+	ID             string            `json:"id"`
+	Reason         string            `json:"reason"`
+	Message        string            `json:"message,omitempty"`
+	ToolCallID     string            `json:"toolCallId,omitempty"`
+	ResponseSchema json.RawMessage   `json:"responseSchema,omitempty"`
+	Metadata       interruptMetadata `json:"metadata"`
 }
 
 type interruptMetadata struct {
@@ -90,6 +121,7 @@ type interruptMetadata struct {
 	Input      json.RawMessage `json:"input,omitempty"`
 	ApprovalID string          `json:"approvalId,omitempty"`
 	Signature  string          `json:"signature,omitempty"`
+	Binding    *binding        `json:"tanstack:interruptBinding,omitempty"`
 }
 
 // customApproval is the value of a CUSTOM approval-requested event.
@@ -105,6 +137,9 @@ const (
 	customApprovalRequested = "approval-requested"
 	customToolDenied        = "tool-output-denied"
 )
+
+// deniedResult05 is the result TanStack AI 0.5 gives a denied call.
+const deniedResult05 = `{"error":"User declined tool execution"}`
 
 type writer struct {
 	codec     Codec
@@ -133,6 +168,14 @@ func (c Codec) NewWriter(w io.Writer, flush func(), req *chat.Request) chat.Even
 		wr.threadID = "thread-" + uuid.NewString()
 	}
 	return wr
+}
+
+// custom is a CUSTOM event with its payload where the dialect puts it.
+func (wr *writer) custom(name string, payload json.RawMessage) event {
+	if wr.codec.old() {
+		return event{Type: "CUSTOM", Name: name, Data: payload}
+	}
+	return event{Type: "CUSTOM", Name: name, Value: payload}
 }
 
 func (wr *writer) emit(ev event) error {
@@ -193,10 +236,16 @@ func (wr *writer) Write(ev chat.Event) error {
 		}
 		return wr.emit(event{Type: "TEXT_MESSAGE_CONTENT", MessageID: wr.message(), Delta: ev.Delta})
 	case chat.EventToolCallStart:
+		if wr.codec.old() {
+			return wr.emit(event{Type: "TOOL_CALL_START", ToolCallID: ev.ToolCallID, ToolName: ev.ToolName})
+		}
 		return wr.emit(event{Type: "TOOL_CALL_START", ToolCallID: ev.ToolCallID, ToolCallName: ev.ToolName, ParentMessageID: wr.message()})
 	case chat.EventToolCallArgs:
 		return wr.emit(event{Type: "TOOL_CALL_ARGS", ToolCallID: ev.ToolCallID, Delta: ev.Delta})
 	case chat.EventToolCallEnd:
+		if wr.codec.old() {
+			return wr.emit(event{Type: "TOOL_CALL_END", ToolCallID: ev.ToolCallID, ToolName: ev.ToolName, Input: ev.Input})
+		}
 		return wr.emit(event{Type: "TOOL_CALL_END", ToolCallID: ev.ToolCallID, ToolCallName: ev.ToolName, Input: ev.Input})
 	case chat.EventApprovalRequested:
 		if ev.Approval == nil || ev.Approval.ID == "" {
@@ -207,32 +256,46 @@ func (wr *writer) Write(ev chat.Event) error {
 			if id == "" {
 				id = ev.Approval.ID
 			}
-			wr.pending = append(wr.pending, interrupt{ID: id, Reason: "tool_call", ToolCallID: ev.ToolCallID,
-				Message:  "Approval required to run " + ev.ToolName,
-				Metadata: interruptMetadata{Kind: "approval", ToolName: ev.ToolName, Input: ev.Input, ApprovalID: ev.Approval.ID, Signature: ev.Approval.Signature}})
+			wr.pending = append(wr.pending, approvalInterrupt(id, ev, wr.runID))
 			return nil
 		}
-		value, _ := json.Marshal(customApproval{ToolCallID: ev.ToolCallID, ToolName: ev.ToolName, Input: ev.Input,
+		payload, _ := json.Marshal(customApproval{ToolCallID: ev.ToolCallID, ToolName: ev.ToolName, Input: ev.Input,
 			Approval: wireApproval{ID: ev.Approval.ID, NeedsApproval: true, Signature: ev.Approval.Signature}})
-		return wr.emit(event{Type: "CUSTOM", Name: customApprovalRequested, Value: value})
+		return wr.emit(wr.custom(customApprovalRequested, payload))
 	case chat.EventToolResult:
 		out := ev.Output
 		if len(out) == 0 {
 			out = json.RawMessage("null")
 		}
 		content := string(out)
+		if wr.codec.old() {
+			return wr.emit(event{Type: "TOOL_CALL_END", ToolCallID: ev.ToolCallID, ToolName: ev.ToolName, Result: &content})
+		}
 		return wr.emit(event{Type: "TOOL_CALL_RESULT", MessageID: "tool-" + ev.ToolCallID, ToolCallID: ev.ToolCallID, Role: "tool", Content: &content})
 	case chat.EventToolError:
 		b, _ := json.Marshal(map[string]string{"error": ev.ErrorText})
-		content, text := string(b), ev.ErrorText
-		return wr.emit(event{Type: "TOOL_CALL_RESULT", MessageID: "tool-" + ev.ToolCallID, ToolCallID: ev.ToolCallID, Role: "tool", Content: &content, State: "output-error", Error: &text})
+		content := string(b)
+		if wr.codec.old() {
+			return wr.emit(event{Type: "TOOL_CALL_END", ToolCallID: ev.ToolCallID, ToolName: ev.ToolName, Result: &content})
+		}
+		text, _ := json.Marshal(ev.ErrorText)
+		return wr.emit(event{Type: "TOOL_CALL_RESULT", MessageID: "tool-" + ev.ToolCallID, ToolCallID: ev.ToolCallID, Role: "tool", Content: &content, State: "output-error", Error: text})
 	case chat.EventToolDenied:
-		value, _ := json.Marshal(map[string]string{"toolCallId": ev.ToolCallID})
-		return wr.emit(event{Type: "CUSTOM", Name: customToolDenied, Value: value})
+		if wr.codec.old() {
+			// TanStack AI 0.5 answers a denied call with this result.
+			content := deniedResult05
+			return wr.emit(event{Type: "TOOL_CALL_END", ToolCallID: ev.ToolCallID, ToolName: ev.ToolName, Result: &content})
+		}
+		payload, _ := json.Marshal(map[string]string{"toolCallId": ev.ToolCallID})
+		return wr.emit(wr.custom(customToolDenied, payload))
 	case chat.EventFinish:
 		return wr.finish(ev.FinishReason)
 	case chat.EventError:
 		wr.errored = true
+		if wr.codec.old() {
+			e, _ := json.Marshal(map[string]string{"message": ev.ErrorText})
+			return wr.emit(event{Type: "RUN_ERROR", RunID: wr.runID, Error: e})
+		}
 		return wr.emit(event{Type: "RUN_ERROR", Message: ev.ErrorText})
 	}
 	return fmt.Errorf("agui: unknown event type %q", ev.Type)
@@ -268,7 +331,7 @@ func (wr *writer) Close() error {
 
 // ReadEvents implements chat.Codec.
 func (c Codec) ReadEvents(ctx context.Context, r io.Reader, yield func(chat.Event) error) error {
-	rd := &reader{yield: yield, started: map[string]bool{}}
+	rd := &reader{yield: yield, started: map[string]bool{}, ended: map[string]bool{}, old: c.old()}
 	sr := sse.NewReader(r)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -298,6 +361,8 @@ type reader struct {
 	yield     func(chat.Event) error
 	messageID string
 	started   map[string]bool
+	ended     map[string]bool
+	old       bool // the dialect of TanStack AI 0.5
 }
 
 func (rd *reader) enter(messageID string) error {
@@ -327,7 +392,7 @@ func (rd *reader) handle(ev event) error {
 			return err
 		}
 		rd.started[ev.ToolCallID] = true
-		return rd.yield(chat.Event{Type: chat.EventToolCallStart, ToolCallID: ev.ToolCallID, ToolName: ev.ToolCallName})
+		return rd.yield(chat.Event{Type: chat.EventToolCallStart, ToolCallID: ev.ToolCallID, ToolName: rd.toolName(ev)})
 	case "TOOL_CALL_ARGS":
 		if ev.ToolCallID == "" {
 			return errors.New("toolCallId: missing")
@@ -337,7 +402,11 @@ func (rd *reader) handle(ev event) error {
 		if ev.ToolCallID == "" {
 			return errors.New("toolCallId: missing")
 		}
-		return rd.yield(chat.Event{Type: chat.EventToolCallEnd, ToolCallID: ev.ToolCallID, ToolName: ev.ToolCallName, Input: ev.Input})
+		if rd.old && ev.Result != nil {
+			return rd.endWithResult(ev)
+		}
+		rd.ended[ev.ToolCallID] = true
+		return rd.yield(chat.Event{Type: chat.EventToolCallEnd, ToolCallID: ev.ToolCallID, ToolName: rd.toolName(ev), Input: ev.Input})
 	case "TOOL_CALL_RESULT":
 		if ev.ToolCallID == "" {
 			return errors.New("toolCallId: missing")
@@ -345,7 +414,9 @@ func (rd *reader) handle(ev event) error {
 		if ev.Error != nil || ev.State == "output-error" || ev.State == "error" {
 			text := ""
 			if ev.Error != nil {
-				text = *ev.Error
+				if err := json.Unmarshal(ev.Error, &text); err != nil {
+					return errors.New("error: want a string")
+				}
 			} else if ev.Content != nil {
 				var e struct {
 					Error string `json:"error"`
@@ -368,17 +439,21 @@ func (rd *reader) handle(ev event) error {
 		}
 		return rd.yield(chat.Event{Type: chat.EventToolResult, ToolCallID: ev.ToolCallID, Output: out})
 	case "CUSTOM":
+		field, payload := "value", ev.Value
+		if rd.old {
+			field, payload = "data", ev.Data
+		}
 		switch ev.Name {
 		case customApprovalRequested:
 			var v customApproval
-			if err := json.Unmarshal(ev.Value, &v); err != nil {
-				return fmt.Errorf("value: %w", err)
+			if err := json.Unmarshal(payload, &v); err != nil {
+				return fmt.Errorf("%s: %w", field, err)
 			}
 			if v.ToolCallID == "" {
-				return errors.New("value.toolCallId: missing")
+				return fmt.Errorf("%s.toolCallId: missing", field)
 			}
 			if v.Approval.ID == "" {
-				return errors.New("value.approval.id: missing")
+				return fmt.Errorf("%s.approval.id: missing", field)
 			}
 			return rd.yield(chat.Event{Type: chat.EventApprovalRequested, ToolCallID: v.ToolCallID, ToolName: v.ToolName, Input: v.Input,
 				Approval: &chat.Approval{ID: v.Approval.ID, Signature: v.Approval.Signature}})
@@ -386,8 +461,8 @@ func (rd *reader) handle(ev event) error {
 			var v struct {
 				ToolCallID string `json:"toolCallId"`
 			}
-			if err := json.Unmarshal(ev.Value, &v); err != nil || v.ToolCallID == "" {
-				return errors.New("value.toolCallId: missing")
+			if err := json.Unmarshal(payload, &v); err != nil || v.ToolCallID == "" {
+				return fmt.Errorf("%s.toolCallId: missing", field)
 			}
 			return rd.yield(chat.Event{Type: chat.EventToolDenied, ToolCallID: v.ToolCallID})
 		}
@@ -422,9 +497,55 @@ func (rd *reader) handle(ev event) error {
 		}
 		return rd.yield(chat.Event{Type: chat.EventFinish, FinishReason: reason})
 	case "RUN_ERROR":
-		return rd.yield(chat.Event{Type: chat.EventError, ErrorText: ev.Message})
+		text := ev.Message
+		if text == "" && len(ev.Error) > 0 {
+			var e struct {
+				Message string `json:"message"`
+			}
+			if json.Unmarshal(ev.Error, &e) != nil {
+				return errors.New("error: want {message}")
+			}
+			text = e.Message
+		}
+		return rd.yield(chat.Event{Type: chat.EventError, ErrorText: text})
 	}
 	return nil // steps, state, reasoning and raw events carry nothing for approvals
+}
+
+// toolName reads a tool call event's tool name where the dialect puts it.
+func (rd *reader) toolName(ev event) string {
+	if rd.old {
+		return ev.ToolName
+	}
+	return ev.ToolCallName
+}
+
+// endWithResult reads a TOOL_CALL_END that carries a call's result, as
+// TanStack AI 0.5 sends results: it ends the call's input if this stream
+// started it, then delivers the result, an error or a denial.
+func (rd *reader) endWithResult(ev event) error {
+	if rd.started[ev.ToolCallID] && !rd.ended[ev.ToolCallID] {
+		rd.ended[ev.ToolCallID] = true
+		if err := rd.yield(chat.Event{Type: chat.EventToolCallEnd, ToolCallID: ev.ToolCallID, ToolName: ev.ToolName, Input: ev.Input}); err != nil {
+			return err
+		}
+	}
+	result := *ev.Result
+	var e map[string]json.RawMessage
+	if json.Unmarshal([]byte(result), &e) == nil && len(e) == 1 {
+		var text string
+		if raw, ok := e["error"]; ok && json.Unmarshal(raw, &text) == nil {
+			if result == deniedResult05 {
+				return rd.yield(chat.Event{Type: chat.EventToolDenied, ToolCallID: ev.ToolCallID, ToolName: ev.ToolName})
+			}
+			return rd.yield(chat.Event{Type: chat.EventToolError, ToolCallID: ev.ToolCallID, ToolName: ev.ToolName, ErrorText: text})
+		}
+	}
+	out := json.RawMessage(result)
+	if !json.Valid(out) {
+		out, _ = json.Marshal(result)
+	}
+	return rd.yield(chat.Event{Type: chat.EventToolResult, ToolCallID: ev.ToolCallID, ToolName: ev.ToolName, Output: out})
 }
 
 // snapshot makes the calls of the snapshot's last message known, when it is

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/approval-conformance-kit/ack/chat"
+	"github.com/approval-conformance-kit/ack/chat/agui"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -29,6 +30,45 @@ func TestLookup(t *testing.T) {
 	if len(All()) != len(chat.Protocols) {
 		t.Fatal("All misses a protocol")
 	}
+	for protocol, dialects := range chat.Dialects {
+		if chat.DefaultDialect(protocol) != dialects[0] {
+			t.Errorf("%s: default dialect %q, want the first listed", protocol, chat.DefaultDialect(protocol))
+		}
+		for _, d := range dialects {
+			c, err := LookupDialect(protocol, d)
+			if err != nil || c.Name() != protocol || dialectOf(c) != d {
+				t.Errorf("LookupDialect(%q, %q) = %v, %v", protocol, d, c, err)
+			}
+		}
+	}
+	if _, err := LookupDialect(chat.ProtocolAGUILegacy, "tanstack-ai-9"); err == nil || !strings.Contains(err.Error(), chat.DialectTanStackAI05) {
+		t.Errorf("unknown dialect error = %v, want the known list", err)
+	}
+	if _, err := LookupDialect(chat.ProtocolUIMessageStream, "x"); err == nil || !strings.Contains(err.Error(), "no dialects") {
+		t.Errorf("dialect of a protocol without dialects: err = %v", err)
+	}
+	if n := len(AllDialects()); n != 4 {
+		t.Errorf("AllDialects has %d codecs, want 4", n)
+	}
+}
+
+// dialectOf names a codec's dialect, resolved.
+func dialectOf(c chat.Codec) string {
+	if a, ok := c.(agui.Codec); ok {
+		if a.Dialect == "" {
+			return chat.DefaultDialect(c.Name())
+		}
+		return a.Dialect
+	}
+	return ""
+}
+
+// label names a codec in test output: its protocol and dialect.
+func label(c chat.Codec) string {
+	if d := dialectOf(c); d != "" {
+		return c.Name() + "@" + d
+	}
+	return c.Name()
 }
 
 // stream is a server's events for one turn: text, a streamed call that
@@ -110,8 +150,8 @@ func TestEventsRoundTrip(t *testing.T) {
 		return string(b)
 	}
 	cmpJSON := cmp.Comparer(func(a, b json.RawMessage) bool { return norm(a) == norm(b) })
-	for _, c := range All() {
-		t.Run(c.Name(), func(t *testing.T) {
+	for _, c := range AllDialects() {
+		t.Run(label(c), func(t *testing.T) {
 			interrupt := c.Name() == chat.ProtocolAGUI
 			in := stream(interrupt)
 			got, wire := roundTrip(t, c, in)
@@ -147,13 +187,31 @@ func TestWireShapes(t *testing.T) {
 			[]string{`"type":"RUN_STARTED","threadId":"t1","runId":"r1"`, `"type":"CUSTOM"`, `"name":"approval-requested"`, `"approval":{"id":"approval_call_A","needsApproval":true,"signature":"sig-1"}`, `"type":"TEXT_MESSAGE_START","messageId":"msg-1","role":"assistant"`, `"type":"TOOL_CALL_START"`, `"toolCallName":"lookup","parentMessageId":"msg-1"`, `"type":"RUN_FINISHED"`},
 			[]string{`"outcome"`}},
 		{chat.ProtocolAGUI,
-			[]string{`"outcome":{"type":"interrupt","interrupts":[{"id":"approval_call_A","reason":"tool_call"`, `"metadata":{"kind":"approval","toolName":"dangerous","input":{"target":"a"},"approvalId":"approval_call_A","signature":"sig-1"}`},
+			[]string{`"outcome":{"type":"interrupt","interrupts":[{"id":"approval_call_A","reason":"tool_call"`,
+				`"metadata":{"kind":"approval","toolName":"dangerous","input":{"target":"a"},"approvalId":"approval_call_A","signature":"sig-1",`,
+				// The binding as @tanstack/ai 0.58 writes it for a tool with no
+				// input or approval schema (hashes computed by that release).
+				`"tanstack:interruptBinding":{"v":1,"kind":"tool-approval","interruptId":"approval_call_A","toolName":"dangerous","toolCallId":"call_A","originalArgs":{"target":"a"},` +
+					`"inputSchemaHash":"sha256:eb045d78d273107348b0300c01d29b7552d622abbc6faf81b3ec55359aa9950c",` +
+					`"approvalSchemaHash":"sha256:22f76d9a1c618a3cfaa891208a14f6e5e6ab1be4ff1c38cc8a8cd1e8fd0c0e4e",` +
+					`"responseSchemaHash":"sha256:ed82fe780755de70bdc8e477ffff9696d7dd16dd9b328a62a9d2d85525ba6b96",` +
+					`"interruptedRunId":"r1","generation":0}`,
+				`"responseSchema":{"oneOf":[{"additionalProperties":false,"properties":{"approved":{"const":true}},"required":["approved"],"type":"object"},`},
 			[]string{`"name":"approval-requested"`}},
 		{chat.ProtocolUIMessageStream,
 			[]string{`{"type":"start","messageId":"msg-1"}`, `{"type":"text-start","id":"text-1"}`, `{"type":"tool-input-delta","toolCallId":"call_B","inputTextDelta":"{\"q\":"}`, `{"type":"tool-approval-request","toolCallId":"call_A","approvalId":"approval_call_A","signature":"sig-1"}`, `{"type":"tool-output-denied","toolCallId":"call_D"}`, `{"type":"finish","finishReason":"tool_calls"}`, "data: [DONE]\n\n"},
 			nil},
+		{chat.ProtocolAGUILegacy + "@" + chat.DialectTanStackAI05,
+			[]string{`"type":"CUSTOM","name":"approval-requested","data":{"toolCallId":"call_A","toolName":"dangerous","input":{"target":"a"},"approval":{"id":"approval_call_A","needsApproval":true,"signature":"sig-1"}}`,
+				`{"type":"TOOL_CALL_START","toolCallId":"call_B","toolName":"lookup"}`,
+				`{"type":"TOOL_CALL_END","toolCallId":"call_B","toolName":"lookup","input":{"q":"x"}}`,
+				`{"type":"TOOL_CALL_END","toolCallId":"call_B","result":"{\"found\":[1,2]}"}`,
+				`{"type":"TOOL_CALL_END","toolCallId":"call_C","result":"{\"error\":\"disk full\"}"}`,
+				`{"type":"TOOL_CALL_END","toolCallId":"call_D","result":"{\"error\":\"User declined tool execution\"}"}`},
+			[]string{`"value"`, `"toolCallName"`, `TOOL_CALL_RESULT`, `tool-output-denied`}},
 	} {
-		c, _ := Lookup(tc.protocol)
+		protocol, dialect, _ := strings.Cut(tc.protocol, "@")
+		c, _ := LookupDialect(protocol, dialect)
 		_, wire := roundTrip(t, c, stream(tc.protocol == chat.ProtocolAGUI))
 		for _, s := range tc.want {
 			if !strings.Contains(wire, s) {
@@ -240,8 +298,8 @@ func conversation() *chat.Request {
 }
 
 func TestRequestRoundTrip(t *testing.T) {
-	for _, c := range All() {
-		t.Run(c.Name(), func(t *testing.T) {
+	for _, c := range AllDialects() {
+		t.Run(label(c), func(t *testing.T) {
 			in := conversation()
 			body, err := c.EncodeRequest(in)
 			if err != nil {
@@ -258,6 +316,22 @@ func TestRequestRoundTrip(t *testing.T) {
 				for i := range want.Messages[1].Parts {
 					if a := want.Messages[1].Parts[i].Approval; a != nil {
 						a.InterruptID = ""
+					}
+				}
+			}
+			if dialectOf(c) == chat.DialectTanStackAI05 {
+				// {messages, data}: no thread, no runs, no resume entries, no
+				// denial reasons; a denial stays approval-responded, and an
+				// approval request of a provider-executed call is a plain one.
+				want.ThreadID, want.RunID, want.ParentRunID, want.Resume = "", "", "", nil
+				for i := range want.Messages[1].Parts {
+					p := &want.Messages[1].Parts[i]
+					p.ProviderExecuted = false
+					if p.State == chat.OutputDenied {
+						p.State = chat.ApprovalResponded
+					}
+					if a := p.Approval; a != nil {
+						a.InterruptID, a.Reason = "", ""
 					}
 				}
 			}
@@ -345,6 +419,72 @@ data: {"type":"RUN_FINISHED","outcome":{"type":"interrupt","interrupts":[{"id":"
 	}
 }
 
+// A stream and a request as TanStack AI 0.5.1's server and client 0.4.5
+// write them (a continuation: the approved call's result, a denial, text).
+func TestTanStack05Dialect(t *testing.T) {
+	c, _ := LookupDialect(chat.ProtocolAGUILegacy, chat.DialectTanStackAI05)
+	body := `data: {"type":"TOOL_CALL_END","timestamp":1,"model":"m","toolCallId":"call_A","toolName":"dangerous","result":"{\"deleted\":\"a\"}"}
+
+data: {"type":"TOOL_CALL_END","timestamp":2,"model":"m","toolCallId":"call_B","toolName":"dangerous","result":"{\"error\":\"User declined tool execution\"}"}
+
+data: {"type":"TEXT_MESSAGE_CONTENT","timestamp":3,"model":"m","messageId":"x1","delta":"Done."}
+
+data: {"type":"TOOL_CALL_START","timestamp":4,"model":"m","toolCallId":"call_C","toolName":"dangerous","index":0}
+
+data: {"type":"TOOL_CALL_END","timestamp":5,"model":"m","toolCallId":"call_C","toolName":"dangerous","input":{"target":"c"}}
+
+data: {"type":"RUN_FINISHED","timestamp":6,"model":"m","runId":"r","finishReason":"tool_calls"}
+
+data: {"type":"CUSTOM","timestamp":7,"model":"m","name":"approval-requested","data":{"toolCallId":"call_C","toolName":"dangerous","input":{"target":"c"},"approval":{"id":"approval_call_C","needsApproval":true}}}
+
+data: {"type":"RUN_ERROR","timestamp":8,"runId":"r","error":{"message":"model down"}}
+
+`
+	var got []chat.Event
+	if err := c.ReadEvents(context.Background(), strings.NewReader(body), func(ev chat.Event) error { got = append(got, ev); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := []chat.Event{
+		{Type: chat.EventToolResult, ToolCallID: "call_A", ToolName: "dangerous", Output: json.RawMessage(`{"deleted":"a"}`)},
+		{Type: chat.EventToolDenied, ToolCallID: "call_B", ToolName: "dangerous"},
+		{Type: chat.EventMessageStart, MessageID: "x1"},
+		{Type: chat.EventTextDelta, Delta: "Done."},
+		{Type: chat.EventToolCallStart, ToolCallID: "call_C", ToolName: "dangerous"},
+		{Type: chat.EventToolCallEnd, ToolCallID: "call_C", ToolName: "dangerous", Input: json.RawMessage(`{"target":"c"}`)},
+		{Type: chat.EventFinish, FinishReason: "tool_calls"},
+		{Type: chat.EventApprovalRequested, ToolCallID: "call_C", ToolName: "dangerous", Input: json.RawMessage(`{"target":"c"}`), Approval: &chat.Approval{ID: "approval_call_C"}},
+		{Type: chat.EventError, ErrorText: "model down"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("events (-want +got):\n%s", d)
+	}
+
+	req, err := c.DecodeRequest([]byte(`{"messages":[
+ {"id":"u1","role":"user","parts":[{"type":"text","content":"delete a and b"}],"createdAt":"2026-01-01T00:00:00.000Z"},
+ {"id":"a1","role":"assistant","parts":[
+   {"type":"tool-call","id":"call_A","name":"dangerous","arguments":"{\"target\":\"a\"}","state":"approval-responded","approval":{"id":"approval_call_A","needsApproval":true,"approved":true}},
+   {"type":"tool-call","id":"call_B","name":"dangerous","arguments":"{\"target\":\"b\"}","state":"approval-responded","approval":{"id":"approval_call_B","needsApproval":true,"approved":false}},
+   {"type":"tool-call","id":"call_P","name":"pick","arguments":"{}","state":"input-complete","output":{"color":"red"}}]},
+ {"id":"a2","role":"assistant","parts":[{"type":"tool-result","toolCallId":"call_A","content":"{\"deleted\":\"a\"}","state":"complete"},{"type":"text","content":"Done."}]}],
+ "data":{"conversationId":"chat-1"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(req.Messages) != 3 || req.Messages[0].Parts[0].Text != "delete a and b" {
+		t.Fatalf("messages = %+v", req.Messages)
+	}
+	a, b, p := req.Messages[1].Parts[0], req.Messages[1].Parts[1], req.Messages[1].Parts[2]
+	if a.State != chat.OutputAvailable || string(a.Output) != `{"deleted":"a"}` || a.Approval == nil || !*a.Approval.Approved {
+		t.Errorf("call_A = %+v", a)
+	}
+	if b.State != chat.ApprovalResponded || *b.Approval.Approved || string(b.Input) != `{"target":"b"}` {
+		t.Errorf("call_B = %+v", b)
+	}
+	if p.State != chat.OutputAvailable || string(p.Output) != `{"color":"red"}` {
+		t.Errorf("call_P = %+v", p)
+	}
+}
+
 // A stream as the AI SDK's toUIMessageStreamResponse writes it, with chunks
 // this kit ignores.
 func TestReadVercelStream(t *testing.T) {
@@ -388,8 +528,17 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{chat.ProtocolUIMessageStream, `{"messages":[{"id":"1","role":"assistant","parts":[{"type":"dynamic-tool","toolCallId":"c","state":"input-available"}]}]}`, "messages[0].parts[0].toolName"},
 		{chat.ProtocolUIMessageStream, `{"messages":[{"id":"1","role":"assistant","parts":[{"type":"tool-x","toolCallId":"c","state":"approval-requested","approval":{}}]}]}`, "messages[0].parts[0].approval.id"},
 	}
+	old := chat.ProtocolAGUILegacy + "@" + chat.DialectTanStackAI05
+	cases = append(cases, []struct{ protocol, body, want string }{
+		{old, `{"messages":[{"id":"1","role":"robot","parts":[]}]}`, "messages[0].role"},
+		{old, `{"data":{}}`, "messages: missing"},
+		{old, `{"messages":[{"id":"1","role":"assistant","parts":[{"type":"tool-call","id":"c","state":"input-complete"}]}]}`, "messages[0].parts[0].name"},
+		{old, `{"messages":[{"id":"1","role":"assistant","parts":[{"type":"tool-call","id":"c","name":"n","arguments":"{x","state":"input-complete"}]}]}`, "messages[0].parts[0].arguments"},
+		{old, `{"messages":[{"id":"1","role":"assistant","parts":[{"type":"tool-result","toolCallId":"ghost","content":"1"}]}]}`, "messages[0].parts[0].toolCallId"},
+	}...)
 	for _, tc := range cases {
-		c, _ := Lookup(tc.protocol)
+		protocol, dialect, _ := strings.Cut(tc.protocol, "@")
+		c, _ := LookupDialect(protocol, dialect)
 		_, err := c.DecodeRequest([]byte(tc.body))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %s: err = %v, want it to name %s", tc.protocol, tc.body, err, tc.want)
@@ -401,9 +550,12 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{chat.ProtocolAGUI, "data: {\"type\":\"TOOL_CALL_START\"}\n\n", "toolCallId: missing"},
 		{chat.ProtocolAGUILegacy, "data: {\"type\":\"CUSTOM\",\"name\":\"approval-requested\",\"value\":{\"toolCallId\":\"a\",\"approval\":{}}}\n\n", "value.approval.id"},
 		{chat.ProtocolUIMessageStream, "data: {\"type\":\"tool-approval-request\",\"toolCallId\":\"a\"}\n\n", "chunk 1 (tool-approval-request): approvalId: missing"},
+		{old, "data: {\"type\":\"CUSTOM\",\"name\":\"approval-requested\",\"data\":{\"toolCallId\":\"a\",\"approval\":{}}}\n\n", "data.approval.id"},
+		{old, "data: {\"type\":\"RUN_ERROR\",\"error\":\"flat\"}\n\n", "error: want {message}"},
 	}
 	for _, tc := range streams {
-		c, _ := Lookup(tc.protocol)
+		protocol, dialect, _ := strings.Cut(tc.protocol, "@")
+		c, _ := LookupDialect(protocol, dialect)
 		err := c.ReadEvents(context.Background(), strings.NewReader(tc.body), func(chat.Event) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %q: err = %v, want %q", tc.protocol, tc.body, err, tc.want)
@@ -431,12 +583,13 @@ func TestReadStopsWhenYieldFails(t *testing.T) {
 }
 
 func FuzzDecodeRequest(f *testing.F) {
-	for _, c := range All() {
+	for _, c := range AllDialects() {
 		b, _ := c.EncodeRequest(conversation())
-		f.Add(c.Name(), string(b))
+		f.Add(label(c), string(b))
 	}
 	f.Fuzz(func(t *testing.T, name, body string) {
-		c, err := Lookup(name)
+		protocol, dialect, _ := strings.Cut(name, "@")
+		c, err := LookupDialect(protocol, dialect)
 		if err != nil {
 			return
 		}
