@@ -30,6 +30,10 @@ type Turn struct {
 	Events []chat.Event
 	// Hold keeps the stream open before its last event until Release.
 	Hold bool
+	// HoldOpen writes every event, then keeps the stream open, unended,
+	// until Release: the run has finished (with an AG-UI run's interrupts)
+	// but the response has not ended.
+	HoldOpen bool
 	// Optional turns answer a request a valid client may or may not make;
 	// they are not reported when unused, and are dropped when a required
 	// turn is appended after them.
@@ -240,18 +244,23 @@ func (c *Conversation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ew := c.codec.NewWriter(w, flush, rec.Decoded)
 	events := turn.Events
+	if turn.HoldOpen {
+		for _, ev := range events {
+			if ew.Write(ev) != nil {
+				return
+			}
+		}
+		c.hold(r.Context(), turnIndex, gate)
+		_ = ew.Close() // the client may have gone; nothing to do about it
+		return
+	}
 	if turn.Hold {
 		for _, ev := range events[:len(events)-1] {
 			if ew.Write(ev) != nil {
 				return
 			}
 		}
-		c.setHolding(turnIndex)
-		select {
-		case <-gate:
-		case <-r.Context().Done():
-		}
-		c.clearHolding(turnIndex)
+		c.hold(r.Context(), turnIndex, gate)
 		events = events[len(events)-1:]
 	}
 	for _, ev := range events {
@@ -260,6 +269,16 @@ func (c *Conversation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	_ = ew.Close() // the client may have gone; nothing to do about it
+}
+
+// hold holds a turn's stream until it is released or the client goes.
+func (c *Conversation) hold(ctx context.Context, turn int, gate chan struct{}) {
+	c.setHolding(turn)
+	select {
+	case <-gate:
+	case <-ctx.Done():
+	}
+	c.clearHolding(turn)
 }
 
 func (c *Conversation) setHolding(turn int) {

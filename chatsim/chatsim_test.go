@@ -187,6 +187,45 @@ func TestHeldStreamEndsOnRelease(t *testing.T) {
 	}
 }
 
+// A turn held open after its finish delivers every event, then keeps the
+// response open until released.
+func TestHeldOpenStreamDeliversTheFinish(t *testing.T) {
+	srv, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	conv := NewConversation(lines{})
+	url := srv.Mount(conv)
+	turn, _ := conv.Append(Turn{HoldOpen: true, Events: []chat.Event{{Type: chat.EventTextDelta, Delta: "first"}, {Type: chat.EventFinish, FinishReason: "stop"}}})
+	resp, err := post(t, url, &chat.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	rd := bufio.NewReader(resp.Body)
+	for _, want := range []string{"first", `"finish"`} {
+		line, err := rd.ReadString('\n')
+		if err != nil || !strings.Contains(line, want) {
+			t.Fatalf("want %s before the release, got %q %v", want, line, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if h, err := conv.WaitHolding(ctx); err != nil || h != turn {
+		t.Fatalf("holding %d %v", h, err)
+	}
+	if err := conv.Release(turn); err != nil {
+		t.Fatal(err)
+	}
+	if rest, err := io.ReadAll(rd); err != nil || len(rest) != 0 {
+		t.Errorf("after the release: %q %v", rest, err)
+	}
+	if _, ok := conv.Holding(); ok {
+		t.Error("still holding after the release")
+	}
+}
+
 func TestOptionalTurns(t *testing.T) {
 	conv := NewConversation(lines{})
 	ev := []chat.Event{{Type: chat.EventFinish}}
