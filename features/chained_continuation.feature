@@ -93,6 +93,33 @@ Feature: Chained continuation
       | ag-ui-legacy      |
       | ui-message-stream |
 
+  @CHAIN-02 @CHAIN-03
+  Scenario Outline: an approval given before the finished continuation's response ends is acted on (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+    When the user sends "delete a, then b" in the client
+    Then the client shows an approval request for "call_A"
+    Given the chat server answers with the following, holding the stream open after the run finishes:
+      | event    | call   | tool       | input         |
+      | result   | call_A | deleteFile |               |
+      | call     | call_B | deleteFile | {"path":"/b"} |
+      | approval | call_B | deleteFile | {"path":"/b"} |
+    When the user approves "call_A" in the client
+    Then the client shows an approval request for "call_B"
+    Given the chat server answers with the text "Deleted a and b."
+    When the user approves "call_B" in the client
+    And the chat server ends the held stream
+    Then the client made 3 requests
+    And request 3 carries the approval of "call_B"
+
+    Examples:
+      | protocol |
+      | ag-ui    |
+
   @CHAIN-03
   Scenario Outline: three chained approvals complete with four requests (<protocol>)
     Given the client speaks "<protocol>"
@@ -147,6 +174,7 @@ Feature: Chained continuation
 
     Examples:
       | protocol          |
+      | ag-ui             |
       | ag-ui-legacy      |
       | ui-message-stream |
 

@@ -20,6 +20,7 @@ import (
 // server, the conversation it plays, and the client session under test.
 type clientWorld struct {
 	protocol string
+	dialect  string // the protocol's dialect the target declares ("" for the default)
 	tools    []target.ClientTool
 	server   *chatsim.Server
 	conv     *chatsim.Conversation
@@ -44,6 +45,7 @@ func registerClient(s stepper) {
 	s.step(`the client runs a tool "([^"]+)" itself`, c.toolClientSide)
 	s.step(`the chat server answers with:`, c.answersWith)
 	s.step(`the chat server answers with the following, holding the stream open:`, c.answersHolding)
+	s.step(`the chat server answers with the following, holding the stream open after the run finishes:`, c.answersHoldingOpen)
 	s.step(`the chat server answers with the text "([^"]*)"`, c.answersText)
 	s.step(`the chat server may answer with the text "([^"]*)"`, c.mayAnswerText)
 	s.step(`the chat server ends the held stream`, c.release)
@@ -83,7 +85,11 @@ func (c *clientSteps) speaks(ctx context.Context, protocol string) error {
 	if w.client != nil {
 		return errors.New("the client's protocol is already set")
 	}
-	w.client = &clientWorld{protocol: protocol, held: -1}
+	dialect := w.info.Features.ClientDialect(protocol)
+	if _, err := protocols.LookupDialect(protocol, dialect); err != nil {
+		return &harnessError{err: fmt.Errorf("the target declares clientDialects[%q]: %w", protocol, err)}
+	}
+	w.client = &clientWorld{protocol: protocol, dialect: dialect, held: -1}
 	return nil
 }
 
@@ -122,7 +128,7 @@ func (c *clientSteps) ensureSession(ctx context.Context) (*clientWorld, error) {
 	if w.suite.Target.Client() == nil {
 		return nil, &harnessError{err: errors.New("the target declares the client role but has none")}
 	}
-	codec, err := protocols.Lookup(cw.protocol)
+	codec, err := protocols.LookupDialect(cw.protocol, cw.dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +139,7 @@ func (c *clientSteps) ensureSession(ctx context.Context) (*clientWorld, error) {
 	cw.chatURL = cw.server.Mount(cw.conv)
 	sctx, cancel := context.WithTimeout(ctx, w.suite.timeout())
 	defer cancel()
-	if cw.session, err = w.suite.Target.Client().NewSession(sctx, target.SessionConfig{ChatURL: cw.chatURL, Protocol: cw.protocol, Tools: cw.tools}); err != nil {
+	if cw.session, err = w.suite.Target.Client().NewSession(sctx, target.SessionConfig{ChatURL: cw.chatURL, Protocol: cw.protocol, Dialect: cw.dialect, Tools: cw.tools}); err != nil {
 		return nil, &harnessError{err: fmt.Errorf("opening a client session: %w", err)}
 	}
 	return cw, nil
@@ -149,7 +155,7 @@ func (c *clientSteps) script(ctx context.Context, t chatsim.Turn) error {
 	if err != nil {
 		return err
 	}
-	if t.Hold {
+	if t.Hold || t.HoldOpen {
 		cw.held = idx
 	}
 	return nil
@@ -249,6 +255,16 @@ func (c *clientSteps) answersHolding(ctx context.Context, table *godog.Table) er
 		return err
 	}
 	return c.script(ctx, chatsim.Turn{Events: evs, Hold: true})
+}
+
+// answersHoldingOpen scripts an answer whose run finishes (an AG-UI run
+// with its interrupts) while the response stays open until released.
+func (c *clientSteps) answersHoldingOpen(ctx context.Context, table *godog.Table) error {
+	evs, err := c.eventsFromTable(table)
+	if err != nil {
+		return err
+	}
+	return c.script(ctx, chatsim.Turn{Events: evs, HoldOpen: true})
 }
 
 func (c *clientSteps) answersText(ctx context.Context, text string) error {

@@ -20,6 +20,10 @@ type SessionConfig struct {
 	// Protocol is the wire protocol: ag-ui, ag-ui-legacy or
 	// ui-message-stream.
 	Protocol string `json:"protocol"`
+	// Dialect is the protocol's dialect the harness's chat server speaks
+	// (chat.Dialects): the one the target declares for the protocol in
+	// Features.ClientDialects, or empty for the protocol's default.
+	Dialect string `json:"dialect,omitempty"`
 	// Tools are the tools the client knows of.
 	Tools []ClientTool `json:"tools"`
 }

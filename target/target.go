@@ -80,6 +80,10 @@ type Features struct {
 	ClientProtocols []string `json:"clientProtocols,omitempty"`
 	// ClientTools: the client role runs client-side tools (Session.ToolOutput).
 	ClientTools bool `json:"clientTools,omitempty"`
+	// ClientDialects names, per client protocol, the dialect the client
+	// speaks (chat.Dialects); a protocol not named is spoken in its default
+	// dialect.
+	ClientDialects map[string]string `json:"clientDialects,omitempty"`
 
 	// ModelAPIs are the model APIs the adapter can point its SDK at:
 	// openai-chat, openai-responses, anthropic-messages, and canonical (the
@@ -130,6 +134,12 @@ func (f Features) SupportsAPI(api string) bool {
 		return api == APIOpenAIChat || api == APIOpenAIResponses || api == APIAnthropicMessages
 	}
 	return slices.Contains(f.ModelAPIs, api)
+}
+
+// ClientDialect returns the dialect the target's client speaks a protocol
+// in ("" for the protocol's default).
+func (f Features) ClientDialect(protocol string) string {
+	return f.ClientDialects[protocol]
 }
 
 // Has reports whether the target declares the named feature. Names are the

@@ -80,6 +80,14 @@ func TestGoMessagesFitTheSchemas(t *testing.T) {
 	fits(t, "turn-response", target.TurnResponse{FinishReason: "stop", Messages: []model.Message{{Role: model.RoleAssistant, Content: []model.Part{model.Text("ok")}}}})
 	fits(t, "session-request", target.SessionConfig{ChatURL: "http://127.0.0.1:3/chat", Protocol: chat.ProtocolAGUI,
 		Tools: []target.ClientTool{{Name: "deleteFile", NeedsApproval: true}, {Name: "pick", ClientSide: true}}})
+	for protocol, dialects := range chat.Dialects {
+		for _, d := range dialects {
+			fits(t, "session-request", target.SessionConfig{ChatURL: "http://127.0.0.1:3/chat", Protocol: protocol, Dialect: d})
+			withDialect := *info
+			withDialect.Features.ClientDialects = map[string]string{protocol: d}
+			fits(t, "info", withDialect)
+		}
+	}
 	fits(t, "session-created", driver.SessionCreated{SessionID: "s1"})
 	fits(t, "send-request", driver.SendRequest{Text: "hi"})
 	fits(t, "approval-request", target.ApprovalAnswer{ApprovalID: "a1", Approved: false, Reason: "no"})

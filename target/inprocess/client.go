@@ -18,7 +18,7 @@ type clientRole struct{ t *Target }
 
 // NewSession implements target.Client.
 func (c clientRole) NewSession(_ context.Context, cfg target.SessionConfig) (target.Session, error) {
-	codec, err := protocols.Lookup(cfg.Protocol)
+	codec, err := protocols.LookupDialect(cfg.Protocol, cfg.Dialect)
 	if err != nil {
 		return nil, fmt.Errorf("in-process client: %w", err)
 	}

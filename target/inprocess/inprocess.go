@@ -25,6 +25,7 @@ type Target struct {
 	agent      *reference.Agent
 	name       string
 	clientOpts []chatclient.Option
+	dialects   map[string]string
 	http       *http.Client
 	modelAPIs  []string
 }
@@ -43,6 +44,12 @@ func WithClientOptions(opts ...chatclient.Option) Option {
 // any of them, so this chooses which one the harness points it at.
 func WithModelAPIs(apis ...string) Option {
 	return func(t *Target) { t.modelAPIs = append([]string(nil), apis...) }
+}
+
+// WithClientDialects declares the dialect the reference chat client speaks
+// each protocol in (chat.Dialects); protocols not named use their default.
+func WithClientDialects(dialects map[string]string) Option {
+	return func(t *Target) { t.dialects = dialects }
 }
 
 // New returns a target for the agent; name appears in reports ("reference"
@@ -73,6 +80,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ClientProtocols:  append([]string(nil), chat.Protocols...),
 			ClientTools:      true,
 			ModelAPIs:        append([]string(nil), t.modelAPIs...),
+			ClientDialects:   t.dialects,
 		},
 	}, nil
 }
