@@ -206,6 +206,20 @@ func New(opts ...Option) *Agent {
 	return a
 }
 
+// Fresh returns an agent configured as a (policy, step limit, ids,
+// faults) with none of its state: an empty ledger of the same size and a
+// signing key of its own. A server keeps one per conversation, so that no
+// conversation sees another's approvals.
+func (a *Agent) Fresh() *Agent {
+	b := *a
+	b.ledger = newLedger(a.ledger.max)
+	b.secret = make([]byte, 32)
+	if _, err := rand.Read(b.secret); err != nil {
+		panic(fmt.Sprintf("reference: no randomness for the signing key: %v", err)) // crypto/rand never fails on supported platforms
+	}
+	return &b
+}
+
 // DenialPolicy returns the agent's denial policy.
 func (a *Agent) DenialPolicy() DenialPolicy { return a.denial }
 

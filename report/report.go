@@ -63,9 +63,9 @@ type Scenario struct {
 	// Checks are the check ids the scenario exercises, plus those its
 	// failure was attributed to.
 	Checks []string `json:"checks"`
-	// CheckVerdicts is the verdict of the scenario for each of its checks:
-	// a failure counts as a warning for a SHOULD check, or for any check
-	// when the scenario tests a recommendation (@should).
+	// CheckVerdicts is the verdict of the scenario for each of its checks,
+	// the worst outcome of that check's own assertions: a failure counts
+	// as a warning for a SHOULD or MAY check.
 	CheckVerdicts map[string]Verdict `json:"checkVerdicts,omitempty"`
 	Verdict       Verdict            `json:"verdict"`
 	Duration      time.Duration      `json:"durationNs"`
@@ -75,8 +75,46 @@ type Scenario struct {
 	Message string `json:"message,omitempty"`
 	// Problems are further findings, each naming its check.
 	Problems []Problem `json:"problems,omitempty"`
+	// Findings are the outcomes of the scenario's assertions, in the order
+	// they were made; a check's verdict is the worst of its own.
+	Findings []Finding `json:"findings,omitempty"`
+	// NotEvaluated are the checks the scenario names none of whose
+	// assertions could be evaluated (an earlier failure stopped them).
+	NotEvaluated []string `json:"notEvaluated,omitempty"`
+	// Notes are observations charged to no check (a scripted model turn
+	// the target never asked for, after a failure explains why).
+	Notes []string `json:"notes,omitempty"`
 	// Evidence is what the scenario observed.
 	Evidence *Evidence `json:"evidence,omitempty"`
+}
+
+// Outcome is the outcome of one assertion.
+type Outcome string
+
+// The outcomes of an assertion.
+const (
+	// OutcomePass: the assertion held.
+	OutcomePass Outcome = "pass"
+	// OutcomeFail: the assertion did not hold; its check is charged.
+	OutcomeFail Outcome = "fail"
+	// OutcomeBlocked: the assertion could not be evaluated, because an
+	// earlier failure took away what it reads; no check is charged.
+	OutcomeBlocked Outcome = "blocked"
+	// OutcomeNotApplicable: the assertion does not apply to the target
+	// (it declares it lacks what the assertion reads).
+	OutcomeNotApplicable Outcome = "not-applicable"
+)
+
+// Finding is the outcome of one assertion of a scenario, charged to
+// exactly one check.
+type Finding struct {
+	Check string `json:"check"`
+	// Step is the step that asserted it, or that caused it for the rules
+	// checked on every model call (WIRE-01, WIRE-02) and every turn
+	// (WIRE-03).
+	Step    string  `json:"step,omitempty"`
+	Outcome Outcome `json:"outcome"`
+	Message string  `json:"message,omitempty"`
 }
 
 // Problem is a finding attributed to a check.

@@ -18,25 +18,32 @@ func (e *Expect) check(req *llm.Request, lossy bool) []Problem {
 		return nil
 	}
 	var out []Problem
-	fail := func(format string, args ...any) {
-		out = append(out, Problem{Check: e.Check, Detail: fmt.Sprintf(format, args...)})
+	fail := func(field, format string, args ...any) {
+		out = append(out, Problem{Check: e.checkOf(field), Detail: fmt.Sprintf(format, args...)})
 	}
 	ix := model.IndexOf(req.Messages)
 	for _, want := range e.Results {
+		check := e.Check
+		if want.Check != "" {
+			check = want.Check
+		}
+		if check == "" {
+			check = e.checkOf("results")
+		}
 		res, ok := ix.Result(want.ToolCallID)
 		if !ok {
-			fail("expected a result for %s in the prompt, found none", want.ToolCallID)
+			out = append(out, Problem{Check: check, Detail: fmt.Sprintf("expected a result for %s in the prompt, found none", want.ToolCallID)})
 			continue
 		}
 		if lossy {
-			out = append(out, checkWireResult(e.Check, want, res.Output)...)
+			out = append(out, checkWireResult(check, want, res.Output)...)
 		} else {
-			out = append(out, checkResult(e.Check, want, res.Output)...)
+			out = append(out, checkResult(check, want, res.Output)...)
 		}
 	}
 	for _, id := range e.NoResults {
 		if _, ok := ix.Result(id); ok {
-			fail("expected no result for %s in the prompt, found one", id)
+			fail("noResults", "expected no result for %s in the prompt, found one", id)
 		}
 	}
 	if e.NoApprovalParts {
@@ -44,9 +51,9 @@ func (e *Expect) check(req *llm.Request, lossy bool) []Problem {
 			for j, p := range m.Content {
 				switch {
 				case p.Type == model.PartToolApprovalRequest:
-					fail("expected no approval parts, found tool-approval-request %s at messages[%d].content[%d]", p.ApprovalID, i, j)
+					fail("noApprovalParts", "expected no approval parts, found tool-approval-request %s at messages[%d].content[%d]", p.ApprovalID, i, j)
 				case p.Type == model.PartToolApprovalResponse && !p.ProviderExecuted:
-					fail("expected no approval parts, found tool-approval-response %s at messages[%d].content[%d]", p.ApprovalID, i, j)
+					fail("noApprovalParts", "expected no approval parts, found tool-approval-response %s at messages[%d].content[%d]", p.ApprovalID, i, j)
 				}
 			}
 		}
@@ -60,11 +67,15 @@ func (e *Expect) check(req *llm.Request, lossy bool) []Problem {
 			}
 		}
 		if !found {
-			fail("expected the provider approval response %s (approved: %v, providerExecuted: true) to be forwarded, it was not", want.ApprovalID, want.Approved)
+			check := e.checkOf("providerApprovals")
+			if want.Check != "" {
+				check = want.Check
+			}
+			out = append(out, Problem{Check: check, Detail: fmt.Sprintf("expected the provider approval response %s (approved: %v, providerExecuted: true) to be forwarded, it was not", want.ApprovalID, want.Approved)})
 		}
 	}
 	if e.Messages != nil && len(req.Messages) != *e.Messages {
-		fail("expected %d messages in the prompt, got %d", *e.Messages, len(req.Messages))
+		fail("messages", "expected %d messages in the prompt, got %d", *e.Messages, len(req.Messages))
 	}
 	if e.LastRole != "" {
 		last := ""
@@ -72,18 +83,18 @@ func (e *Expect) check(req *llm.Request, lossy bool) []Problem {
 			last = string(req.Messages[n-1].Role)
 		}
 		if last != e.LastRole {
-			fail("expected the last message to be from %q, got %q", e.LastRole, last)
+			fail("lastRole", "expected the last message to be from %q, got %q", e.LastRole, last)
 		}
 	}
 	corpus := Corpus(req.Messages)
 	for _, s := range e.Contains {
 		if !strings.Contains(corpus, s) {
-			fail("expected the prompt to contain %q, it does not", s)
+			fail("contains", "expected the prompt to contain %q, it does not", s)
 		}
 	}
 	for _, s := range e.NotContains {
 		if strings.Contains(corpus, s) {
-			fail("expected the prompt not to contain %q, it does", s)
+			fail("notContains", "expected the prompt not to contain %q, it does", s)
 		}
 	}
 	if e.Tools != nil {
@@ -92,10 +103,19 @@ func (e *Expect) check(req *llm.Request, lossy bool) []Problem {
 		sort.Strings(got)
 		sort.Strings(want)
 		if strings.Join(got, ",") != strings.Join(want, ",") {
-			fail("expected the tools %v to be offered, got %v", want, got)
+			fail("tools", "expected the tools %v to be offered, got %v", want, got)
 		}
 	}
 	return out
+}
+
+// checkOf is the check an expectation field blames: its own, or the
+// expectation's.
+func (e *Expect) checkOf(field string) string {
+	if c := e.FieldChecks[field]; c != "" {
+		return c
+	}
+	return e.Check
 }
 
 func checkResult(check string, want ResultExpect, got *model.ToolOutput) []Problem {
@@ -115,6 +135,9 @@ func checkResult(check string, want ResultExpect, got *model.ToolOutput) []Probl
 	}
 	if want.TextContains != "" && !strings.Contains(got.TextValue(), want.TextContains) {
 		fail("expected the result for %s to contain %q, got %q", want.ToolCallID, want.TextContains, got.TextValue())
+	}
+	if want.Text != nil && got.TextValue() != *want.Text {
+		fail("expected the result for %s to read exactly %q, got %q", want.ToolCallID, *want.Text, got.TextValue())
 	}
 	return out
 }
@@ -148,6 +171,9 @@ func checkWireResult(check string, want ResultExpect, got *model.ToolOutput) []P
 	}
 	if want.TextContains != "" && !strings.Contains(text, want.TextContains) {
 		fail("expected the result for %s to contain %q, got %q", want.ToolCallID, want.TextContains, clipText(text))
+	}
+	if want.Text != nil && text != *want.Text {
+		fail("expected the result for %s to read exactly %q, got %q", want.ToolCallID, *want.Text, clipText(text))
 	}
 	return out
 }

@@ -88,6 +88,13 @@ type Option func(*Model)
 // events. fn must not call back into the Model.
 func WithObserver(fn func(call int)) Option { return func(m *Model) { m.observe = fn } }
 
+// RejectUnmet makes a prompt that does not meet its turn's expectations
+// fail with a 400 instead of getting the scripted reply, so that an agent
+// under development sees it at once (conformance sim). By default the
+// failure is recorded as a problem and the reply is sent: a real provider
+// would answer, and the rest of the scenario is still observed.
+func RejectUnmet() Option { return func(m *Model) { m.rejectUnmet = true } }
+
 // WithRequestIDs sets the prefix of the request ids used in provider error
 // envelopes (default "req_sim_").
 func WithRequestIDs(prefix string) Option { return func(m *Model) { m.reqPrefix = prefix } }
@@ -103,6 +110,8 @@ type Model struct {
 	problems  []Problem
 	observe   func(int)
 	reqPrefix string
+	// rejectUnmet answers unmet expectations with a 400 (RejectUnmet).
+	rejectUnmet bool
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -167,6 +176,37 @@ func (m *Model) Remaining() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.turns) - m.next
+}
+
+// Recorded returns the problems recorded so far, in the order they
+// happened (the turns left unconsumed are not among them: see Unconsumed).
+func (m *Model) Recorded() []Problem {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Problem(nil), m.problems...)
+}
+
+// TurnAt returns the i-th turn of the script as it stands.
+func (m *Model) TurnAt(i int) (Turn, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if i < 0 || i >= len(m.turns) {
+		return Turn{}, false
+	}
+	return m.turns[i], true
+}
+
+// Unconsumed returns how many required turns are left unconsumed.
+func (m *Model) Unconsumed() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	left := 0
+	for _, t := range m.turns[m.next:] {
+		if !t.Optional {
+			left++
+		}
+	}
+	return left
 }
 
 // Problems returns everything that fails the scenario so far, including
@@ -319,11 +359,14 @@ func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
 		for i, f := range fails {
 			details[i] = f.Detail
 		}
-		msg := "simulator: the prompt did not meet the script: " + strings.Join(details, "; ")
-		entry.Verdict, entry.Failures, entry.Status, entry.ErrorBody = VerdictExpectationFailed, fails, 400, m.errorBody(call, msg, ErrTypeExpectation)
-		record(entry)
 		m.problems = append(m.problems, fails...)
-		return nil, &llm.APIError{Status: 400, Type: ErrTypeExpectation, Message: msg, Body: []byte(entry.ErrorBody), Check: fails[0].Check}
+		entry.Failures = fails
+		if m.rejectUnmet {
+			msg := "simulator: the prompt did not meet the script: " + strings.Join(details, "; ")
+			entry.Verdict, entry.Status, entry.ErrorBody = VerdictExpectationFailed, 400, m.errorBody(call, msg, ErrTypeExpectation)
+			record(entry)
+			return nil, &llm.APIError{Status: 400, Type: ErrTypeExpectation, Message: msg, Body: []byte(entry.ErrorBody), Check: fails[0].Check}
+		}
 	}
 
 	reply := turn.Reply

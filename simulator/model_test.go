@@ -139,49 +139,85 @@ func TestOrphanAndMisplacedResults(t *testing.T) {
 
 func TestExpectations(t *testing.T) {
 	denied := "too risky"
+	skipped := "Error: Tool execution was skipped due to previous tool denial."
 	two := 2
-	m := mustNew(t, Script{Turns: []Turn{{
-		Expect: &Expect{
-			Results:         []ResultExpect{{ToolCallID: "c1", Type: "execution-denied", Reason: &denied}},
-			NoApprovalParts: true,
-			Messages:        &two,
-			Contains:        []string{"too risky"},
-			NotContains:     []string{"secret"},
-			Check:           "PRE-02",
-		},
-		Reply: Reply{Text: "ok"},
-	}}})
+	script := func() Script {
+		return Script{Turns: []Turn{{
+			Expect: &Expect{
+				Results: []ResultExpect{
+					{ToolCallID: "c1", Type: "execution-denied", Reason: &denied},
+					{ToolCallID: "c2", Text: &skipped, Check: "PART-02"},
+				},
+				NoApprovalParts: true,
+				Messages:        &two,
+				Contains:        []string{"too risky"},
+				NotContains:     []string{"secret"},
+				Check:           "PRE-02",
+			},
+			Reply: Reply{Text: "ok"},
+		}}}
+	}
 	req := prompt(
 		model.UserText("x"),
-		assistantCalls("c1"),
+		assistantCalls("c1", "c2"),
 		model.Message{Role: model.RoleTool, Content: []model.Part{model.ApprovalResponse("a1", true, "secret")}},
-		toolResult("c1", model.JSONOutput(json.RawMessage(`{"deleted":true}`))),
+		model.Message{Role: model.RoleTool, Content: []model.Part{
+			model.ToolResult("c1", "deleteFile", model.JSONOutput(json.RawMessage(`{"deleted":true}`))),
+			model.ToolResult("c2", "deleteFile", model.ErrorTextOutput("Error: Tool execution was skipped due to previous tool denial")),
+		}},
 	)
-	_, err := m.Generate(context.Background(), req)
-	var apiErr *llm.APIError
-	if !errors.As(err, &apiErr) || apiErr.Type != ErrTypeExpectation || apiErr.Check != "PRE-02" {
-		t.Fatalf("got %v", err)
+	want := map[string]string{
+		"expected the result for c1 to be of type execution-denied, got json":                                         "PRE-02",
+		"expected no approval parts, found tool-approval-response a1 at messages[2].content[0]":                       "PRE-02",
+		"expected 2 messages in the prompt, got 4":                                                                    "PRE-02",
+		`expected the prompt to contain "too risky"`:                                                                  "PRE-02",
+		`expected the prompt not to contain "secret"`:                                                                 "PRE-02",
+		`expected the result for c2 to read exactly "Error: Tool execution was skipped due to previous tool denial."`: "PART-02",
 	}
-	problems := m.Problems()
-	var details []string
-	for _, p := range problems {
-		if p.Check != "PRE-02" {
-			t.Errorf("problem blames %q, want PRE-02", p.Check)
+	checkProblems := func(t *testing.T, problems []Problem) {
+		t.Helper()
+		for text, check := range want {
+			found := false
+			for _, p := range problems {
+				if strings.Contains(p.Detail, text) {
+					found = true
+					if p.Check != check {
+						t.Errorf("%q blames %q, want %q", text, p.Check, check)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("missing failure %q in %v", text, problems)
+			}
 		}
-		details = append(details, p.Detail)
 	}
-	all := strings.Join(details, "\n")
-	for _, want := range []string{
-		"expected the result for c1 to be of type execution-denied, got json",
-		"expected no approval parts, found tool-approval-response a1 at messages[2].content[0]",
-		"expected 2 messages in the prompt, got 4",
-		`expected the prompt to contain "too risky"`,
-		`expected the prompt not to contain "secret"`,
-	} {
-		if !strings.Contains(all, want) {
-			t.Errorf("missing failure %q in:\n%s", want, all)
+
+	t.Run("recorded, and the reply is sent", func(t *testing.T) {
+		m := mustNew(t, script())
+		resp, err := m.Generate(context.Background(), req)
+		if err != nil {
+			t.Fatalf("an unmet expectation must not fail the call: %v", err)
 		}
-	}
+		if len(resp.Content) != 1 || resp.Content[0].Text != "ok" {
+			t.Errorf("reply %+v, want the scripted text", resp.Content)
+		}
+		checkProblems(t, m.Problems())
+		if j := m.Journal(); len(j) != 1 || len(j[0].Failures) != len(want) {
+			t.Errorf("journal %+v: want one entry with %d failures", j, len(want))
+		}
+	})
+	t.Run("rejected with RejectUnmet", func(t *testing.T) {
+		m, err := New(script(), RejectUnmet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.Generate(context.Background(), req)
+		var apiErr *llm.APIError
+		if !errors.As(err, &apiErr) || apiErr.Type != ErrTypeExpectation || apiErr.Check != "PRE-02" {
+			t.Fatalf("got %v", err)
+		}
+		checkProblems(t, m.Problems())
+	})
 }
 
 func TestExpectationsMet(t *testing.T) {

@@ -19,6 +19,7 @@ package simulator
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/approval-conformance-kit/ack/llm"
@@ -119,9 +120,52 @@ type Expect struct {
 	NotContains []string `json:"notContains,omitempty"`
 	// Tools: the tools offered, in any order.
 	Tools []string `json:"tools,omitempty"`
-	// Check is the check id blamed when an expectation fails; each kind of
-	// expectation has its own default.
+	// Check is the check id blamed when an expectation fails.
 	Check string `json:"check,omitempty"`
+	// FieldChecks blames another check for the expectations of a field
+	// (by its JSON name: "noApprovalParts", "contains", ...).
+	FieldChecks map[string]string `json:"fieldChecks,omitempty"`
+}
+
+// Checks lists the checks the expectation can blame, each once, in the
+// order they first appear.
+func (e *Expect) Checks() []string {
+	if e == nil {
+		return nil
+	}
+	var out []string
+	add := func(c string) {
+		for _, x := range out {
+			if x == c {
+				return
+			}
+		}
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	item := func(own, field string) {
+		if own == "" {
+			own = e.checkOf(field)
+		}
+		add(own)
+	}
+	for _, r := range e.Results {
+		item(r.Check, "results")
+	}
+	for _, p := range e.ProviderApprovals {
+		item(p.Check, "providerApprovals")
+	}
+	for field, set := range map[string]bool{
+		"noResults": len(e.NoResults) > 0, "noApprovalParts": e.NoApprovalParts, "messages": e.Messages != nil,
+		"lastRole": e.LastRole != "", "contains": len(e.Contains) > 0, "notContains": len(e.NotContains) > 0, "tools": e.Tools != nil,
+	} {
+		if set {
+			add(e.checkOf(field))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ResultExpect is an expected tool result in the prompt.
@@ -136,12 +180,19 @@ type ResultExpect struct {
 	Value json.RawMessage `json:"value,omitempty"`
 	// TextContains, when set, must be part of a text or error-text value.
 	TextContains string `json:"textContains,omitempty"`
+	// Text, when set, must be the whole text or error-text value, exactly
+	// (for normative texts such as the skipped-call result).
+	Text *string `json:"text,omitempty"`
+	// Check, when set, is blamed instead of the Expect's check.
+	Check string `json:"check,omitempty"`
 }
 
 // ProviderApprovalExpect is an expected forwarded provider approval.
 type ProviderApprovalExpect struct {
 	ApprovalID string `json:"approvalId"`
 	Approved   bool   `json:"approved"`
+	// Check, when set, is blamed instead of the Expect's check.
+	Check string `json:"check,omitempty"`
 }
 
 // Validate reports the first structural problem of the script.

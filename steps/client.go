@@ -38,34 +38,6 @@ func approvalID(callID string) string { return "approval_" + callID }
 // clientSteps holds the steps of the client role.
 type clientSteps struct{ world func() *world }
 
-func registerClient(s stepper) {
-	c := &clientSteps{world: s.world}
-	s.step(`the client speaks "([^"]+)"`, c.speaks)
-	s.step(`the client knows a tool "([^"]+)" that needs approval`, c.toolApproval)
-	s.step(`the client runs a tool "([^"]+)" itself`, c.toolClientSide)
-	s.step(`the chat server answers with:`, c.answersWith)
-	s.step(`the chat server answers with the following, holding the stream open:`, c.answersHolding)
-	s.step(`the chat server answers with the following, holding the stream open after the run finishes:`, c.answersHoldingOpen)
-	s.step(`the chat server answers with the text "([^"]*)"`, c.answersText)
-	s.step(`the chat server may answer with the text "([^"]*)"`, c.mayAnswerText)
-	s.step(`the chat server ends the held stream`, c.release)
-
-	s.step(`the user sends "([^"]*)" in the client`, c.send)
-	s.step(`the user (approves|denies) "([^"]+)" in the client(?: because "([^"]*)")?`, c.answer)
-	s.step(`the client's tool returns (\{.*\}) for "([^"]+)"`, c.toolOutput)
-
-	s.step(`the client shows an approval request for "([^"]+)"`, c.showsApproval)
-	s.step(`the client shows the approval request for "([^"]+)" with the id the server sent`, c.showsApprovalID)
-	s.step(`the client made (\d+) requests?`, c.madeRequests)
-	s.step(`request (\d+) carries the (approval|denial) of "([^"]+)"`, c.carries)
-	s.step(`request (\d+) carries no answer for "([^"]+)"`, c.carriesNone)
-	s.step(`the tool call "([^"]+)" went through (.+)`, c.wentThrough)
-	s.step(`every tool call's state moved forward only`, c.forwardOnly)
-	s.step(`the client holds each tool call once`, c.holdsOnce)
-	s.step(`no request left a call dangling`, c.noDangling)
-	s.step(`the message was refused with a clear error, or "([^"]+)" was answered in the request that sent it`, c.refusedOrAnswered)
-}
-
 func (c *clientSteps) cw() (*clientWorld, error) {
 	w := c.world()
 	if w.client == nil {

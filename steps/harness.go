@@ -60,6 +60,8 @@ type toolSpec struct {
 	slow bool
 	// schema is the tool's input schema; nil gives {"type":"object"}.
 	schema json.RawMessage
+	// provider marks a tool the provider runs.
+	provider bool
 }
 
 // toolRun is one tool execution the harness served.
@@ -212,4 +214,11 @@ func prefixPolicy(field, prefix string) func(json.RawMessage) (bool, error) {
 // failingPolicy is a policy that cannot be evaluated.
 func failingPolicy(json.RawMessage) (bool, error) {
 	return false, errors.New("policy backend unavailable")
+}
+
+// panickingPolicy is a policy that panics: in-process the runtime's call
+// of it panics; over HTTP the callback server drops the connection, as a
+// crashing policy backend would.
+func panickingPolicy(json.RawMessage) (bool, error) {
+	panic("the policy crashed")
 }

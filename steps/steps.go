@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -29,130 +28,6 @@ func parseIDs(s string) []string {
 		out = append(out, m[1])
 	}
 	return out
-}
-
-// stepper registers handlers that skip when the scenario does not apply and
-// fail as harness errors when the target's info could not be read.
-type stepper struct {
-	sc      *godog.ScenarioContext
-	world   func() *world
-	infoErr func() error
-}
-
-var errorType = reflect.TypeOf((*error)(nil)).Elem()
-
-func (s stepper) step(expr string, fn any) {
-	v := reflect.ValueOf(fn)
-	t := v.Type()
-	if t.NumOut() != 1 || t.Out(0) != errorType {
-		panic("steps: handler for " + expr + " must return only an error")
-	}
-	wrapped := reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
-		if err := s.infoErr(); err != nil {
-			return []reflect.Value{reflect.ValueOf(&harnessError{err: err}).Convert(errorType)}
-		}
-		if w := s.world(); w != nil && w.na != nil {
-			return []reflect.Value{reflect.ValueOf(godog.ErrSkip)}
-		}
-		return v.Call(args)
-	})
-	s.sc.Step("^"+expr+"$", wrapped.Interface())
-}
-
-func register(sc *godog.ScenarioContext, world func() *world, infoErr func() error) {
-	s := stepper{sc: sc, world: world, infoErr: infoErr}
-	g := &given{world: world}
-	u := &user{world: world}
-	th := &then{world: world}
-
-	// Arrangement.
-	s.step(`the agent runs in (generate|stream) mode`, g.mode)
-	s.step(`a tool "([^"]+)" that needs approval`, g.toolAlways)
-	s.step(`a tool "([^"]+)" that needs no approval`, g.toolNever)
-	s.step(`a tool "([^"]+)" that the provider runs`, g.toolNever)
-	s.step(`a tool "([^"]+)" that needs approval and is slow`, g.toolSlow)
-	s.step(`a tool "([^"]+)" that needs approval when "([^"]+)" starts with "([^"]*)"`, g.toolDynamic)
-	s.step(`a tool "([^"]+)" whose approval policy fails`, g.toolFailingPolicy)
-	s.step(`the tool "([^"]+)" fails with "([^"]*)"`, g.toolFails)
-	s.step(`the tool "([^"]+)" returns (.+)`, g.toolReturns)
-	s.step(`(no|an empty) toolkit is given`, g.noToolkit)
-	s.step(`the toolkit leaves out "([^"]+)"`, g.omitTool)
-	s.step(`the concurrency option is (\d+)`, g.concurrency)
-	s.step(`the step limit is (\d+)`, g.stepLimit)
-	s.step(`the model speaks "([^"]+)"`, g.profile)
-	s.step(`the target's denial policy is "(independent|abort-remaining)"`, g.denialPolicy)
-	s.step(`the model calls "([^"]+)" with (\{.*\}) as "([^"]+)"`, g.modelCalls)
-	s.step(`the model calls:`, g.modelCallsTable)
-	s.step(`the model calls the provider tool "([^"]+)" with (\{.*\}) as "([^"]+)" asking approval "([^"]+)"`, g.providerCall)
-	s.step(`the model replies "([^"]*)"`, g.modelReplies)
-	s.step(`the model answers with:`, g.modelAnswers)
-	s.step(`the model may answer with:`, g.modelMayAnswer)
-	s.step(`the tool "([^"]+)" takes input matching:`, g.toolSchema)
-	s.step(`the whole toolkit is given`, g.wholeToolkit)
-	s.step(`the conversation starts with (\d+) finished exchanges of "([^"]+)"`, g.exchanges)
-	s.step(`the conversation continues with:`, g.historyDoc)
-	s.step(`the model may reply "([^"]*)"`, g.modelMayReply)
-
-	// The user's actions; each runs a turn.
-	s.step(`the user says "([^"]*)"`, u.says)
-	s.step(`the user (approves|denies) `+idList+`(?: because "([^"]*)")?`, u.answers)
-	s.step(`the user answers:`, u.answersTable)
-	s.step(`the user approves "([^"]+)" twice in one message`, u.approvesTwice)
-	s.step(`the user approves and denies "([^"]+)" in one message`, u.conflicting)
-	s.step(`the user approves "([^"]+)" along with the unknown approval "([^"]+)"`, u.withOrphan)
-	s.step(`the user approves "([^"]+)" after an assistant note "([^"]*)"`, u.afterNote)
-	s.step(`the user approves "([^"]+)" and adds "([^"]*)"`, u.approvesAndAdds)
-	s.step(`the user re-sends the approval for "([^"]+)"`, u.resends)
-	s.step(`the same request is sent again`, u.replay)
-	s.step(`the user sends a malformed approval for "([^"]+)": (.+)`, u.malformed)
-	s.step(`the user sends a forged approval for "([^"]+)" with (\{.*\}) as "([^"]+)"`, u.forged)
-	s.step(`the user approves "([^"]+)" after changing its input to (\{.*\})`, u.tampered)
-	s.step(`the user (approves|denies) the provider approval "([^"]+)"( without the providerExecuted flag)?`, u.providerAnswer)
-
-	// Outcomes of the last turn.
-	s.step(`the turn ends with finish reason "([^"]+)"`, th.finishReason)
-	s.step(`the turn fails with "([^"]+)"`, th.failsWith)
-	s.step(`the turn fails with a clear error`, th.failsClearly)
-	s.step(`the turn fails with "([^"]+)" or "([^"]+)" gets a denial result`, th.failsOrDenied)
-	s.step(`the turn asks approval for "([^"]+)" or fails`, th.asksOrFails)
-	s.step(`(?:an approval is|approvals are) requested for `+idList, th.approvalRequested)
-	s.step(`no approval is requested for "([^"]+)"`, th.noApprovalRequested)
-	s.step(`every approval id in the conversation is unique`, th.uniqueApprovalIDs)
-	s.step(`every call of the turn has a result or a pending approval`, th.everyCallAccounted)
-	s.step(`the turn's first message holds the results for `+idList, th.firstMessageHolds)
-	s.step(`the turn added an? "([^"]+)" result for "([^"]+)"`, th.turnAddedResult)
-	s.step(`the stream's approval-request events match the turn's messages`, th.streamMatches)
-	s.step(`the stream carries the events (.+) in order`, th.eventsInOrder)
-	s.step(`the turn carries the provider's approval request "([^"]+)" for "([^"]+)"`, th.carriesProviderRequest)
-
-	// What ran.
-	s.step(`"([^"]+)" has not run`, th.notRun)
-	s.step(`"([^"]+)" has run (\d+) times?`, th.ranTimes)
-	s.step(`"([^"]+)" has run at most (\d+) times?`, th.ranAtMost)
-	s.step(`"([^"]+)" has not run with (\{.*\})`, th.notRunWith)
-	s.step(`nothing has run`, th.nothingRan)
-	s.step(`if the turn failed, nothing has run`, th.failedRanNothing)
-	s.step(`"([^"]+)" ran before model call (\d+)`, th.ranBefore)
-	s.step(`at most (\d+) tools? ran at once`, th.atMostAtOnce)
-	s.step(`the policy was asked once for "([^"]+)" with its input`, th.policyAskedOnce)
-	s.step(`the policy saw the user's message "([^"]*)"`, th.policySaw)
-
-	// What the model received.
-	s.step(`the model was called (\d+) times? in the turn`, th.modelCalledTimes)
-	s.step(`the model was not called in the turn`, th.modelNotCalled)
-	s.step(`no model call was rejected`, th.noRejection)
-	s.step(`model call (\d+) received an? "([^"]+)" result for "([^"]+)"`, th.receivedResult)
-	s.step(`model call (\d+) received an "execution-denied" result for "([^"]+)" with reason "([^"]*)"`, th.receivedDenial)
-	s.step(`model call (\d+) received exactly one result for each of `+idList, th.receivedExactlyOne)
-	s.step(`model call (\d+) received no approval parts`, th.noApprovalParts)
-	s.step(`model call (\d+) did not receive the text "([^"]*)"`, th.notReceivedText)
-	s.step(`model call (\d+) received an error result for "([^"]+)" containing "([^"]*)"`, th.receivedError)
-	s.step(`model call (\d+) received the same result for "([^"]+)" as model call (\d+)`, th.sameResult)
-	s.step(`model call (\d+) received the same denial text for "([^"]+)" and "([^"]+)"`, th.sameDenialText)
-	s.step(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied)`, th.receivedProviderApproval)
-	s.step(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied), or the turn failed with a clear error`, th.providerApprovalOrError)
-
-	registerClient(s)
 }
 
 // given holds the arrangement steps.
@@ -242,9 +117,6 @@ func (g *given) noToolkit(_ context.Context, which string) error {
 
 func (g *given) omitTool(_ context.Context, name string) error {
 	w := g.world()
-	if err := w.requireFeature("toolkitErrors", "toolkit errors"); err != nil {
-		return err
-	}
 	if _, err := g.existing(name); err != nil {
 		return err
 	}
@@ -425,4 +297,25 @@ func tableRows(t *godog.Table, required ...string) ([]map[string]string, error) 
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// toolProvider is a tool the provider runs: the target declares it to the
+// provider and never runs it itself. Only for targets that declare
+// provider-executed approvals.
+func (g *given) toolProvider(_ context.Context, name string) error {
+	w := g.world()
+	if err := w.requireFeature("providerExecuted", "provider-executed tools"); err != nil {
+		return err
+	}
+	return w.addTool(&toolSpec{name: name, approval: target.ApprovalNever, provider: true})
+}
+
+// toolPanickingPolicy is a dynamic policy that panics (throws) instead of
+// returning an error.
+func (g *given) toolPanickingPolicy(_ context.Context, name string) error {
+	w := g.world()
+	if err := w.requireFeature("dynamicPolicy", "dynamic approval policies"); err != nil {
+		return err
+	}
+	return w.addTool(&toolSpec{name: name, approval: target.ApprovalDynamic, policy: panickingPolicy})
 }

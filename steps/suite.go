@@ -15,8 +15,8 @@ package steps
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +50,10 @@ type Suite struct {
 	SlowToolHold time.Duration
 	// Wiring prepares turns for an HTTP target; nil for in-process ones.
 	Wiring Wiring
+	// PreferCanonical runs every agent scenario through the canonical
+	// model API when the target declares it, rather than through the
+	// provider wire of the scenario's profile.
+	PreferCanonical bool
 	// Record receives the result of every scenario.
 	Record func(report.Scenario)
 	// Shard, when set, runs only the scenarios it accepts (by id); the
@@ -102,6 +106,7 @@ func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
 			info = &target.Info{}
 		}
 		w = newWorld(s, info)
+		w.conversation = ScenarioID(pickle.Uri, pickle.Name)
 		if s.Shard != nil && !s.Shard(ScenarioID(pickle.Uri, pickle.Name)) {
 			w.outOfShard = true
 			w.na = &notApplicable{reason: "in another shard"}
@@ -116,7 +121,16 @@ func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
 		}
 		return ctx, nil
 	})
+	sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
+		if w != nil {
+			w.step = st.Text
+		}
+		return ctx, nil
+	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+		if w != nil && w.na == nil {
+			w.drain()
+		}
 		if err != nil && !errors.Is(err, godog.ErrSkip) && failedStep == "" {
 			failedStep, stepErr = st.Text, err
 		}
@@ -141,7 +155,11 @@ func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
 	register(sc, func() *world { return w }, func() error { return infoErr })
 }
 
-// verdict computes the result of a scenario.
+// verdict computes the result of a scenario. Each check's verdict is the
+// worst outcome of its own assertions; the scenario's is the worst of its
+// checks'. A step that asserts nothing and fails (the scenario could not be
+// set up or driven on) is an error of the scenario, unless a check had
+// already failed, which then explains why it could not go on.
 func (s *Suite) verdict(w *world, pickle *godog.Scenario, started time.Time, failedStep string, stepErr, infoErr error) report.Scenario {
 	var tags []string
 	for _, t := range pickle.Tags {
@@ -156,83 +174,73 @@ func (s *Suite) verdict(w *world, pickle *godog.Scenario, started time.Time, fai
 		Checks:   checks.IDs(tags),
 		Duration: time.Since(started),
 	}
-	should := slices.Contains(tags, "should")
-	outcome := report.Pass
 	var herr *harnessError
 	switch {
 	case infoErr != nil:
-		outcome, res.Message = report.Error, "the target's info could not be read: "+infoErr.Error()
-	case w != nil && w.na != nil:
-		outcome, res.Message = report.NotApplicable, w.na.reason
+		res.Verdict, res.Message = report.Error, "the target's info could not be read: "+infoErr.Error()
+		return res
+	case w == nil:
+		res.Verdict, res.Message = report.Error, "the scenario did not start"
+		return res
+	case w.na != nil:
+		res.Verdict, res.Message = report.NotApplicable, w.na.reason
+		return res
+	}
+	w.drain()
+	if w.sim != nil {
+		if n := w.sim.Unconsumed(); n > 0 {
+			w.notes = append(w.notes, fmt.Sprintf("%d scripted model turn(s) were never asked for (the model was called %d time(s))", n, w.sim.Calls()))
+		}
+	}
+	w.verdict(&res)
+	for _, f := range res.Findings {
+		if f.Outcome == report.OutcomeFail {
+			res.Problems = append(res.Problems, report.Problem{Check: f.Check, Detail: f.Check + ": " + strings.TrimPrefix(f.Message, f.Check+": ")})
+		}
+	}
+	res.Verdict = report.Pass
+	if len(res.CheckVerdicts) == 0 {
+		res.Verdict = report.NotApplicable
+	}
+	for _, v := range res.CheckVerdicts {
+		res.Verdict = report.Worse(res.Verdict, v)
+	}
+	all := true
+	for _, v := range res.CheckVerdicts {
+		if v != report.NotApplicable {
+			all = false
+		}
+	}
+	if all && len(res.CheckVerdicts) > 0 {
+		res.Verdict = report.NotApplicable
+		res.Message = "every assertion of the scenario is not applicable to the target"
+	}
+	if first, ok := w.firstFailure(); ok {
+		res.FailedStep, res.Message = first.step, first.describe()
+	}
+	switch {
 	case errors.As(stepErr, &herr):
-		outcome, res.FailedStep, res.Message = report.Error, failedStep, herr.Error()
+		res.Verdict = report.Worse(res.Verdict, report.Error)
 		if herr.timeout {
-			outcome = report.Timeout
+			res.Verdict = report.Worse(res.Verdict, report.Timeout)
 		}
+		if res.Verdict != report.Fail {
+			res.FailedStep, res.Message = failedStep, herr.Error()
+		} else {
+			res.Notes = append(res.Notes, fmt.Sprintf("the scenario stopped at %q: %v", failedStep, herr))
+		}
+	case stepErr != nil && w.failed():
+		res.Notes = append(res.Notes, fmt.Sprintf("the scenario could not go on at %q: %v", failedStep, stepErr))
 	case stepErr != nil:
-		outcome, res.FailedStep, res.Message = report.Fail, failedStep, stepErr.Error()
+		res.Verdict, res.FailedStep = report.Error, failedStep
+		res.Message = "the scenario could not go on: " + stepErr.Error()
+	case len(res.CheckVerdicts) == 0:
+		res.Verdict, res.Message = report.Error, "the scenario made no assertion the target could be judged by"
+	case res.Verdict == report.Pass && len(w.notes) > 0 && !w.failed():
+		res.Verdict = report.Error
+		res.Message = "the target did not follow the scenario's script, and no assertion of the scenario says which rule that breaks (the scenario is incomplete): " + strings.Join(w.notes, "; ")
 	}
-
-	res.CheckVerdicts = map[string]report.Verdict{}
-	for _, id := range res.Checks {
-		res.CheckVerdicts[id] = outcome
-	}
-	if w != nil && (outcome == report.Pass || outcome == report.Fail) {
-		var unattributed []string
-		for _, p := range w.problems() {
-			res.Problems = append(res.Problems, report.Problem{Check: p.check, Detail: p.detail})
-			if p.check == "" {
-				unattributed = append(unattributed, p.detail)
-				continue
-			}
-			if _, known := checks.Lookup(p.check); !known {
-				continue
-			}
-			if !slices.Contains(res.Checks, p.check) {
-				res.Checks = append(res.Checks, p.check)
-			}
-			res.CheckVerdicts[p.check] = report.Fail
-		}
-		if outcome == report.Pass && len(res.Problems) > 0 {
-			var details []string
-			for _, p := range res.Problems {
-				details = append(details, p.Detail)
-			}
-			res.Message = strings.Join(details, "; ")
-			if len(unattributed) > 0 {
-				for _, id := range res.Checks {
-					res.CheckVerdicts[id] = report.Fail
-				}
-			}
-		}
-		checks.SortIDs(res.Checks)
-	}
-	if should {
-		for id, v := range res.CheckVerdicts {
-			if v == report.Fail {
-				res.CheckVerdicts[id] = report.Warn
-			}
-		}
-	}
-	for id, v := range res.CheckVerdicts {
-		if c, ok := checks.Lookup(id); ok && v == report.Fail && c.Level != checks.Must {
-			res.CheckVerdicts[id] = report.Warn
-		}
-	}
-	res.Verdict = outcome
-	if outcome == report.Pass || outcome == report.Fail {
-		res.Verdict = report.Pass
-		for _, v := range res.CheckVerdicts {
-			res.Verdict = report.Worse(res.Verdict, v)
-		}
-		if len(res.CheckVerdicts) == 0 {
-			res.Verdict = outcome
-			if len(res.Problems) > 0 {
-				res.Verdict = report.Fail
-			}
-		}
-	}
-	if w != nil && res.Verdict != report.Pass && res.Verdict != report.NotApplicable {
+	if res.Verdict != report.Pass && res.Verdict != report.NotApplicable {
 		res.Evidence = w.evidence()
 	}
 	return res

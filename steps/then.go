@@ -3,12 +3,14 @@ package steps
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/simulator"
+	"github.com/approval-conformance-kit/ack/target"
 )
 
 // then holds the assertions.
@@ -69,22 +71,38 @@ func (t *then) failsOrDenied(_ context.Context, code, callID string) error {
 		}
 		return nil
 	}
+	untyped := t.world().info.Features.UntypedResults
 	for _, m := range last.Response.Messages {
 		for _, p := range m.Content {
-			if p.Type == model.PartToolResult && p.ToolCallID == callID && p.Output != nil && p.Output.Type == model.OutputExecutionDenied {
+			if p.Type == model.PartToolResult && p.ToolCallID == callID && p.Output != nil && (untyped || p.Output.Type == model.OutputExecutionDenied) {
+				if runs := t.world().runsOf(callID); len(runs) > 0 {
+					return fmt.Errorf("%s got a result, but it ran %d time(s): a denial result is for a call that does not run", callID, len(runs))
+				}
 				return nil
 			}
 		}
 	}
-	return fmt.Errorf("the turn neither failed with %s nor gave %s a denial result", code, callID)
+	return fmt.Errorf("the turn neither failed with %s nor gave %s a denial result (messages: %s)", code, callID, summarize(last.Response.Messages))
 }
 
+// asksOrFails: the turn asked approval for the call, or refused the turn
+// with a clear error of its own (a model error is no refusal: the model
+// was called).
 func (t *then) asksOrFails(_ context.Context, callID string) error {
 	last, err := t.world().last()
 	if err != nil {
 		return err
 	}
-	if last.Response.Error != nil {
+	if e := last.Response.Error; e != nil {
+		if e.Code == "Model" {
+			if _, rejected := t.world().rejectedIn(last); rejected {
+				return blocked("turn %d failed because the model refused its prompt", last.N)
+			}
+			return fmt.Errorf("the turn failed with a model error (%s), want an approval request for %s or a refusal of the turn", e.Message, callID)
+		}
+		if strings.TrimSpace(e.Message) == "" {
+			return fmt.Errorf("the turn failed with %s but no message says why", e.Code)
+		}
 		return nil
 	}
 	if !hasRequest(last.Response.Messages, callID) {
@@ -154,20 +172,22 @@ func (t *then) everyCallAccounted(_ context.Context) error {
 	if err != nil {
 		return err
 	}
+	w := t.world()
 	ix := model.IndexOf(last.Response.Messages)
-	for _, id := range ix.CallOrder {
-		call, _ := ix.Call(id)
-		if call.ProviderExecuted {
-			continue
+	made := w.callsMadeIn(last)
+	if len(made) == 0 {
+		return &authoringError{err: fmt.Errorf("turn %d: the model made no local tool call in it, so there is nothing to account for", last.N)}
+	}
+	for _, c := range made {
+		id := c.ID
+		if _, in := ix.Call(id); !in {
+			return fmt.Errorf("the model called %s (%s) in the turn, but the turn's messages do not hold the call (messages: %s)", id, c.Name, summarize(last.Response.Messages))
 		}
 		_, hasResult := ix.Result(id)
 		_, hasRequest := ix.RequestForCall(id)
 		if !hasResult && !hasRequest {
-			return fmt.Errorf("call %s (%s) ended the turn with neither a result nor a pending approval", id, call.ToolName)
+			return fmt.Errorf("call %s (%s) ended the turn with neither a result nor a pending approval", id, c.Name)
 		}
-	}
-	if len(ix.CallOrder) == 0 {
-		return fmt.Errorf("the turn made no calls")
 	}
 	return nil
 }
@@ -196,7 +216,10 @@ func (t *then) turnAddedResult(_ context.Context, typ, callID string) error {
 	}
 	res, ok := model.IndexOf(last.Response.Messages).Result(callID)
 	if !ok {
-		return fmt.Errorf("the turn added no result for %s", callID)
+		return fmt.Errorf("the turn added no result for %s (messages: %s)", callID, summarize(last.Response.Messages))
+	}
+	if t.world().info.Features.UntypedResults && typ != string(model.OutputJSON) {
+		return &naError{why: "the target declares untyped results: the type of its result for " + callID + " is not its own"}
 	}
 	if string(res.Output.Type) != typ {
 		return fmt.Errorf("the turn's result for %s is of type %s, want %s", callID, res.Output.Type, typ)
@@ -300,25 +323,63 @@ func (t *then) carriesProviderRequest(_ context.Context, approvalID, callID stri
 }
 
 func (t *then) notRun(_ context.Context, what string) error {
-	if runs := t.world().runsOf(what); len(runs) > 0 {
-		return fmt.Errorf("%s ran %d time(s), want never (first in turn %d)", what, len(runs), runs[0].Turn)
+	w := t.world()
+	if runs := w.runsOf(what); len(runs) > 0 {
+		return fmt.Errorf("%s ran %d time(s)%s, but must not run: %s", what, len(runs), turnsOf(runs), w.answersOf(runs))
 	}
 	return nil
+}
+
+// answersOf says how the user answered the calls of some runs, so that a
+// message about a run says why it should not have happened.
+func (w *world) answersOf(runs []toolRun) string {
+	seen := map[string]bool{}
+	var out []string
+	ix := model.IndexOf(w.history)
+	for _, r := range runs {
+		if seen[r.ToolCallID] {
+			continue
+		}
+		seen[r.ToolCallID] = true
+		req, ok := ix.RequestForCall(r.ToolCallID)
+		if !ok {
+			out = append(out, r.ToolCallID+" has no approval request in the conversation")
+			continue
+		}
+		locs := ix.Responses[req.ApprovalID]
+		if len(locs) == 0 {
+			out = append(out, fmt.Sprintf("%s was never answered (approval %s)", r.ToolCallID, req.ApprovalID))
+			continue
+		}
+		var answers []string
+		for _, loc := range locs {
+			p := ix.Part(loc)
+			a := "denied"
+			if p.Approved {
+				a = "approved"
+			}
+			if p.Reason != "" {
+				a += fmt.Sprintf(" (%q)", p.Reason)
+			}
+			answers = append(answers, a)
+		}
+		out = append(out, fmt.Sprintf("%s was %s (approval %s)", r.ToolCallID, strings.Join(answers, ", then "), req.ApprovalID))
+	}
+	return strings.Join(out, "; ")
 }
 
 func (t *then) ranTimes(_ context.Context, what string, n int) error {
-	if runs := t.world().runsOf(what); len(runs) != n {
-		return fmt.Errorf("%s ran %d time(s), want %d%s", what, len(runs), n, turnsOf(runs))
+	w := t.world()
+	if runs := w.runsOf(what); len(runs) != n {
+		msg := fmt.Sprintf("%s ran %d time(s), want %d%s", what, len(runs), n, turnsOf(runs))
+		if len(runs) > 0 {
+			msg += ": " + w.answersOf(runs)
+		}
+		return errors.New(msg)
 	}
 	return nil
 }
 
-func (t *then) ranAtMost(_ context.Context, what string, n int) error {
-	if runs := t.world().runsOf(what); len(runs) > n {
-		return fmt.Errorf("%s ran %d time(s), want at most %d%s", what, len(runs), n, turnsOf(runs))
-	}
-	return nil
-}
 
 func turnsOf(runs []toolRun) string {
 	if len(runs) == 0 {
@@ -347,26 +408,6 @@ func (t *then) nothingRan(_ context.Context) error {
 	return nil
 }
 
-func (t *then) failedRanNothing(_ context.Context) error {
-	w := t.world()
-	last, err := w.last()
-	if err != nil {
-		return err
-	}
-	if last.Response.Error == nil {
-		return nil
-	}
-	var inTurn []toolRun
-	for _, r := range w.harness.runsSnapshot() {
-		if r.Turn == last.N {
-			inTurn = append(inTurn, r)
-		}
-	}
-	if len(inTurn) > 0 {
-		return fmt.Errorf("the turn failed with %s after running %d tool(s)%s: their side effects happened, their results are lost", last.Response.Error.Code, len(inTurn), turnsOf(inTurn))
-	}
-	return nil
-}
 
 func (t *then) ranBefore(_ context.Context, what string, call int) error {
 	w := t.world()
@@ -398,26 +439,6 @@ func (t *then) atMostAtOnce(_ context.Context, n int) error {
 	return nil
 }
 
-func (t *then) policyAskedOnce(_ context.Context, callID string) error {
-	w := t.world()
-	var asked []policyCall
-	for _, p := range w.harness.policySnapshot() {
-		if p.ToolCallID == callID {
-			asked = append(asked, p)
-		}
-	}
-	if len(asked) != 1 {
-		return fmt.Errorf("the policy was asked %d time(s) for %s, want once", len(asked), callID)
-	}
-	call, ok := model.IndexOf(w.history).Call(callID)
-	if !ok {
-		return fmt.Errorf("the conversation holds no call %s", callID)
-	}
-	if !model.JSONEqual(asked[0].Input, call.Input) {
-		return fmt.Errorf("the policy for %s was given the input %s, the call's input is %s", callID, asked[0].Input, call.Input)
-	}
-	return nil
-}
 
 func (t *then) policySaw(_ context.Context, text string) error {
 	policies := t.world().harness.policySnapshot()
@@ -487,10 +508,15 @@ func (t *then) oneResult(call int, callID string) (model.Part, error) {
 	if err != nil {
 		return model.Part{}, err
 	}
-	if len(res) == 0 {
+	switch len(res) {
+	case 0:
 		return model.Part{}, fmt.Errorf("model call %d received no result for %s", call, callID)
+	case 1:
+		return res[0], nil
 	}
-	return res[0], nil
+	// Two results for one call break a provider rule (WIRE-01), charged on
+	// the model call itself; which one is "the" result cannot be said.
+	return model.Part{}, blocked("model call %d received %d results for %s", call, len(res), callID)
 }
 
 // overWire reports whether a model call's prompt came over a provider wire,
@@ -547,6 +573,12 @@ func (t *then) wireText(call int, callID string) (string, error) {
 }
 
 func (t *then) receivedResult(_ context.Context, call int, typ, callID string) error {
+	if t.world().info.Features.UntypedResults && typ != string(model.OutputJSON) {
+		// The SDK's results carry no type: what reaches the model is one
+		// result for the call; whether it ran is judged by the runs.
+		_, err := t.oneResult(call, callID)
+		return err
+	}
 	res, err := t.typedResult(call, callID)
 	if err != nil {
 		return err
@@ -557,28 +589,6 @@ func (t *then) receivedResult(_ context.Context, call int, typ, callID string) e
 	return nil
 }
 
-func (t *then) receivedDenial(_ context.Context, call int, callID, reason string) error {
-	res, err := t.typedResult(call, callID)
-	if err != nil {
-		return err
-	}
-	if res.Output.Type != model.OutputExecutionDenied {
-		return fmt.Errorf("model call %d received a %s result for %s, want execution-denied", call, res.Output.Type, callID)
-	}
-	if res.Output.Reason != reason {
-		return fmt.Errorf("model call %d received the denial reason %q for %s, want %q", call, res.Output.Reason, callID, reason)
-	}
-	if t.overWire(call) && reason != "" {
-		text, err := t.wireText(call, callID)
-		if err != nil {
-			return err
-		}
-		if !strings.Contains(text, reason) {
-			return fmt.Errorf("model call %d received the denial of %s as %q on the wire, without the reason %q", call, callID, text, reason)
-		}
-	}
-	return nil
-}
 
 func (t *then) receivedExactlyOne(_ context.Context, call int, ids string) error {
 	for _, id := range parseIDs(ids) {
@@ -594,6 +604,9 @@ func (t *then) receivedExactlyOne(_ context.Context, call int, ids string) error
 }
 
 func (t *then) noApprovalParts(_ context.Context, call int) error {
+	if t.overWire(call) {
+		return &naError{why: "a provider wire carries no approval parts, so it cannot show them (the canonical model API can)"}
+	}
 	prompt, err := t.prompt(call)
 	if err != nil {
 		return err
@@ -624,7 +637,9 @@ func (t *then) receivedError(_ context.Context, call int, callID, text string) e
 	if err != nil {
 		return err
 	}
-	if !res.Output.IsFailure() || res.Output.Type == model.OutputExecutionDenied {
+	if t.world().info.Features.UntypedResults {
+		// No type to read: the error's text must reach the model.
+	} else if !res.Output.IsFailure() || res.Output.Type == model.OutputExecutionDenied {
 		return fmt.Errorf("model call %d received a %s result for %s, want an error result", call, res.Output.Type, callID)
 	}
 	body, err := t.wireText(call, callID)
@@ -735,4 +750,282 @@ func summarize(msgs []model.Message) string {
 		return "none"
 	}
 	return strings.Join(parts, " ")
+}
+
+// turnAddedOne: each call has exactly one result among the turn's messages
+// (what the application stores and sends next time).
+func (t *then) turnAddedOne(_ context.Context, ids string) error {
+	last, err := t.world().lastOK()
+	if err != nil {
+		return err
+	}
+	ix := model.IndexOf(last.Response.Messages)
+	for _, id := range parseIDs(ids) {
+		if n := len(ix.Results[id]); n != 1 {
+			return fmt.Errorf("the turn added %d result(s) for %s, want exactly one (messages: %s)", n, id, summarize(last.Response.Messages))
+		}
+	}
+	return nil
+}
+
+func (t *then) turnHoldsNoResult(_ context.Context, callID string) error {
+	last, err := t.world().lastOK()
+	if err != nil {
+		return err
+	}
+	if n := len(model.IndexOf(last.Response.Messages).Results[callID]); n > 0 {
+		return fmt.Errorf("the turn added %d result(s) for %s, want none", n, callID)
+	}
+	return nil
+}
+
+// streamResultsMatch: in stream mode, the stream carries one tool-result
+// event for each result of the turn's messages, in their order and with
+// the same output, and no result event for a call the messages hold no
+// result for (stream mode resolves as generate mode does).
+func (t *then) streamResultsMatch(_ context.Context) error {
+	w := t.world()
+	if w.mode != target.Stream {
+		return &naError{why: "generate mode has no stream to compare"}
+	}
+	last, err := w.lastOK()
+	if err != nil {
+		return err
+	}
+	var want []model.Part
+	for _, m := range last.Response.Messages {
+		for _, p := range m.Content {
+			if p.Type == model.PartToolResult {
+				want = append(want, p)
+			}
+		}
+	}
+	var got []model.Part
+	for _, ev := range last.Response.Events {
+		if ev.Type == model.EventToolResult && ev.Part != nil {
+			got = append(got, *ev.Part)
+		}
+	}
+	if len(want) == 0 {
+		return fmt.Errorf("the turn's messages hold no result to compare (messages: %s)", summarize(last.Response.Messages))
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("the stream carried %d result event(s) (%s), the turn's messages hold %d result(s) (%s)", len(got), resultIDs(got), len(want), resultIDs(want))
+	}
+	for i := range want {
+		if got[i].ToolCallID != want[i].ToolCallID {
+			return fmt.Errorf("result event %d is for %s, the messages' result %d is for %s (events %s, messages %s)", i+1, got[i].ToolCallID, i+1, want[i].ToolCallID, resultIDs(got), resultIDs(want))
+		}
+		if w.info.Features.UntypedResults {
+			continue
+		}
+		if !got[i].Output.Equal(want[i].Output) {
+			a, _ := json.Marshal(want[i].Output)
+			b, _ := json.Marshal(got[i].Output)
+			return fmt.Errorf("the result event for %s carries %s, the message holds %s", want[i].ToolCallID, b, a)
+		}
+	}
+	return nil
+}
+
+func resultIDs(parts []model.Part) string {
+	var ids []string
+	for _, p := range parts {
+		ids = append(ids, p.ToolCallID)
+	}
+	return "[" + strings.Join(ids, " ") + "]"
+}
+
+func (t *then) ranWith(_ context.Context, what, input string) error {
+	runs := t.world().runsOf(what)
+	if len(runs) == 0 {
+		return fmt.Errorf("%s never ran", what)
+	}
+	for _, r := range runs {
+		if !model.JSONEqual(r.Input, json.RawMessage(input)) {
+			return fmt.Errorf("%s ran with %s (call %s, turn %d), want %s", what, r.Input, r.ToolCallID, r.Turn, input)
+		}
+	}
+	return nil
+}
+
+// noLostSideEffects: a turn that failed ran no tool in it; a turn that
+// succeeded holds a result for every call that ran in it.
+func (t *then) noLostSideEffects(_ context.Context) error {
+	w := t.world()
+	last, err := w.last()
+	if err != nil {
+		return err
+	}
+	var inTurn []toolRun
+	for _, r := range w.harness.runsSnapshot() {
+		if r.Turn == last.N {
+			inTurn = append(inTurn, r)
+		}
+	}
+	if e := last.Response.Error; e != nil {
+		if len(inTurn) > 0 {
+			return fmt.Errorf("the turn failed with %s after running %d tool(s)%s: their side effects happened, their results are lost", e.Code, len(inTurn), turnsOf(inTurn))
+		}
+		return nil
+	}
+	ix := model.IndexOf(last.Response.Messages)
+	for _, r := range inTurn {
+		if _, ok := ix.Result(r.ToolCallID); !ok {
+			return fmt.Errorf("%s (%s) ran in the turn, but the turn's messages hold no result for it (messages: %s)", r.ToolCallID, r.Tool, summarize(last.Response.Messages))
+		}
+	}
+	return nil
+}
+
+// policyAskedWithInput: the dynamic policy was asked for the call in the
+// turn that made it, and every time it was asked for the call (a runtime
+// may ask again when the answer comes) it was given that call's own input.
+func (t *then) policyAskedWithInput(_ context.Context, callID string) error {
+	w := t.world()
+	var asked []policyCall
+	for _, p := range w.harness.policySnapshot() {
+		if p.ToolCallID == callID {
+			asked = append(asked, p)
+		}
+	}
+	if len(asked) == 0 {
+		return fmt.Errorf("the policy was never asked for %s", callID)
+	}
+	call, ok := model.IndexOf(w.history).Call(callID)
+	if !ok {
+		if last, err := w.last(); err == nil && last.Response != nil {
+			call, ok = model.IndexOf(last.Response.Messages).Call(callID)
+		}
+	}
+	if !ok {
+		return fmt.Errorf("the conversation holds no call %s", callID)
+	}
+	for _, a := range asked {
+		if !model.JSONEqual(a.Input, call.Input) {
+			return fmt.Errorf("the policy for %s was given the input %s in turn %d; the call's input is %s", callID, a.Input, a.Turn, call.Input)
+		}
+	}
+	return nil
+}
+
+func (t *then) policySawCallID(_ context.Context, callID string) error {
+	for _, p := range t.world().harness.policySnapshot() {
+		if p.ToolCallID == callID {
+			return nil
+		}
+	}
+	var ids []string
+	for _, p := range t.world().harness.policySnapshot() {
+		ids = append(ids, p.ToolCallID)
+	}
+	return fmt.Errorf("no policy decision was asked with the toolCallId %s (asked with: %v)", callID, ids)
+}
+
+// receivedReason (DEN-02): the denial of a call reached the model with the
+// user's reason, in the output (or, over a provider wire, in its text).
+func (t *then) receivedReason(_ context.Context, call int, callID, reason string) error {
+	w := t.world()
+	if w.info.Features.NoDenialReasons {
+		return &naError{why: "the target declares that its approval API takes no denial reason"}
+	}
+	res, err := t.oneResult(call, callID)
+	if err != nil {
+		return err
+	}
+	if !t.overWire(call) && !w.info.Features.UntypedResults {
+		if res.Output.Type != model.OutputExecutionDenied {
+			return blocked("model call %d received a %s result for %s, not a denial", call, res.Output.Type, callID)
+		}
+		if res.Output.Reason != reason {
+			return fmt.Errorf("model call %d received the denial of %s with the reason %q, want the user's %q", call, callID, res.Output.Reason, reason)
+		}
+		return nil
+	}
+	text, err := t.wireText(call, callID)
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(text, reason) {
+		return fmt.Errorf("model call %d received the denial of %s as %q, without the user's reason %q", call, callID, text, reason)
+	}
+	return nil
+}
+
+// skippedText is the result a call gets under the abort-remaining denial
+// policy, word for word.
+const skippedText = "Error: Tool execution was skipped due to previous tool denial."
+
+// receivedSkipped (PART-02): the call reached the model with the skipped
+// result, exactly.
+func (t *then) receivedSkipped(_ context.Context, call int, callID string) error {
+	w := t.world()
+	res, err := t.oneResult(call, callID)
+	if err != nil {
+		return err
+	}
+	text := res.Output.TextValue()
+	if t.overWire(call) || w.info.Features.UntypedResults {
+		if text, err = t.wireText(call, callID); err != nil {
+			return err
+		}
+	} else if res.Output.Type != model.OutputErrorText {
+		return fmt.Errorf("model call %d received a %s result for %s, want the error-text %q", call, res.Output.Type, callID, skippedText)
+	}
+	if text != skippedText {
+		return fmt.Errorf("model call %d received %q for %s, want exactly %q", call, text, callID, skippedText)
+	}
+	return nil
+}
+
+func (t *then) ranAtMostOnce(_ context.Context, what string) error {
+	w := t.world()
+	if runs := w.runsOf(what); len(runs) > 1 {
+		return fmt.Errorf("%s ran %d times%s, at most once is the rule: %s", what, len(runs), turnsOf(runs), w.answersOf(runs))
+	}
+	return nil
+}
+
+// resolvedOnceOrRefused (PRE-11): duplicate or conflicting answers for a
+// call lead to at most one run and exactly one result, in the turn's
+// messages and in the prompt; or the turn refuses the message as invalid,
+// with a message, and runs nothing.
+func (t *then) resolvedOnceOrRefused(_ context.Context, callID string) error {
+	w := t.world()
+	last, err := w.last()
+	if err != nil {
+		return err
+	}
+	runs := w.runsOf(callID)
+	if e := last.Response.Error; e != nil {
+		if _, rejected := w.rejectedIn(last); rejected {
+			return blocked("turn %d failed because the model refused its prompt", last.N)
+		}
+		if e.Code != "InvalidApproval" && e.Code != "InvalidMessages" {
+			return fmt.Errorf("the turn failed with %s (%s), want %s resolved once or the message refused as invalid", e.Code, e.Message, callID)
+		}
+		if strings.TrimSpace(e.Message) == "" {
+			return fmt.Errorf("the turn refused the message with %s but no message says why", e.Code)
+		}
+		if len(runs) > 0 {
+			return fmt.Errorf("the turn refused the message, but %s ran %d time(s)%s", callID, len(runs), turnsOf(runs))
+		}
+		return nil
+	}
+	if len(runs) > 1 {
+		return fmt.Errorf("%s ran %d times%s: %s", callID, len(runs), turnsOf(runs), w.answersOf(runs))
+	}
+	if n := len(model.IndexOf(last.Response.Messages).Results[callID]); n != 1 {
+		return fmt.Errorf("the turn added %d result(s) for %s, want exactly one (messages: %s)", n, callID, summarize(last.Response.Messages))
+	}
+	if last.FirstModelCall <= last.LastModelCall {
+		res, err := t.results(last.FirstModelCall, callID)
+		if err != nil {
+			return err
+		}
+		if len(res) != 1 {
+			return fmt.Errorf("model call %d received %d result(s) for %s, want exactly one", last.FirstModelCall, len(res), callID)
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -166,8 +167,9 @@ func (u *user) replay(ctx context.Context) error {
 		return errors.New("the last turn's request cannot be replayed (it was malformed on purpose)")
 	}
 	// The history goes back to what was sent, so the replayed turn's answer
-	// joins it as the first answer did.
+	// joins it as the first answer did; a resume state goes back too.
 	w.history = model.Clone(last.sent)
+	w.state = last.spec.state
 	return w.runTurn(ctx, last.spec.messages, model.Clone(last.sent))
 }
 
@@ -212,19 +214,19 @@ func (u *user) tampered(ctx context.Context, callID, input string) error {
 	if err != nil {
 		return err
 	}
-	changed := false
+	var old json.RawMessage
 	for i := range w.history {
 		for j := range w.history[i].Content {
 			part := &w.history[i].Content[j]
 			if part.Type == model.PartToolCall && part.ToolCallID == callID {
-				part.Input = json.RawMessage(input)
-				changed = true
+				old, part.Input = part.Input, json.RawMessage(input)
 			}
 		}
 	}
-	if !changed {
+	if old == nil {
 		return fmt.Errorf("the conversation holds no call %q to change", callID)
 	}
+	w.tamperState(compactJSON(old), compactJSON(json.RawMessage(input)))
 	return w.send(ctx, toolMessage(p))
 }
 
@@ -237,4 +239,132 @@ func (u *user) providerAnswer(ctx context.Context, verb, approvalID, unflagged s
 	p := model.ApprovalResponse(approvalID, verb == "approves", "")
 	p.ProviderExecuted = unflagged == ""
 	return w.send(ctx, toolMessage(p))
+}
+
+// answersTwoMessages answers calls in two tool messages of one request: the
+// table's "message" column (1 or 2) says which.
+func (u *user) answersTwoMessages(ctx context.Context, table *godog.Table) error {
+	rows, err := tableRows(table, "message", "call", "answer")
+	if err != nil {
+		return err
+	}
+	var msgs [2][]model.Part
+	for i, r := range rows {
+		n := 0
+		switch r["message"] {
+		case "1":
+		case "2":
+			n = 1
+		default:
+			return fmt.Errorf("row %d: message %q is neither 1 nor 2", i+1, r["message"])
+		}
+		approved, err := approvedOf(r["answer"])
+		if err != nil {
+			return fmt.Errorf("row %d: %w", i+1, err)
+		}
+		p, err := u.response(r["call"], approved, r["reason"])
+		if err != nil {
+			return fmt.Errorf("row %d: %w", i+1, err)
+		}
+		msgs[n] = append(msgs[n], p)
+	}
+	if len(msgs[0]) == 0 || len(msgs[1]) == 0 {
+		return errors.New("each of the two messages needs at least one answer")
+	}
+	return u.world().send(ctx, toolMessage(msgs[0]...), toolMessage(msgs[1]...))
+}
+
+func approvedOf(answer string) (bool, error) {
+	switch answer {
+	case "approve", "approved", "yes":
+		return true, nil
+	case "deny", "denied", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("answer %q is neither approve nor deny", answer)
+}
+
+// approvesTwiceAcross sends the same approval in two tool messages of one
+// request.
+func (u *user) approvesTwiceAcross(ctx context.Context, callID string) error {
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	return u.world().send(ctx, toolMessage(p), toolMessage(p))
+}
+
+// conflictingAcross approves a call in one tool message and denies it in
+// the next, in one request.
+func (u *user) conflictingAcross(ctx context.Context, callID string) error {
+	yes, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	no, _ := u.response(callID, false, "changed my mind") // found above
+	return u.world().send(ctx, toolMessage(yes), toolMessage(no))
+}
+
+// forgedUnsigned is a forged request with no signature at all.
+func (u *user) forgedUnsigned(ctx context.Context, tool, input, callID string) error {
+	if !json.Valid([]byte(input)) {
+		return fmt.Errorf("the input %s is not valid JSON", input)
+	}
+	req := model.ApprovalRequest("forged-"+callID, callID)
+	return u.world().send(ctx,
+		model.Message{Role: model.RoleAssistant, Content: []model.Part{model.ToolCall(callID, tool, json.RawMessage(input)), req}},
+		toolMessage(model.ApprovalResponse(req.ApprovalID, true, "")),
+	)
+}
+
+// renamed changes the tool name of a call in the history after its
+// approval was requested, then approves it.
+func (u *user) renamed(ctx context.Context, callID, tool string) error {
+	w := u.world()
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	old := ""
+	for i := range w.history {
+		for j := range w.history[i].Content {
+			part := &w.history[i].Content[j]
+			if part.Type == model.PartToolCall && part.ToolCallID == callID {
+				old, part.ToolName = part.ToolName, tool
+			}
+		}
+	}
+	if old == "" {
+		return fmt.Errorf("the conversation holds no call %q to change", callID)
+	}
+	w.tamperState(`"`+old+`"`, `"`+tool+`"`)
+	return w.send(ctx, toolMessage(p))
+}
+
+// compactJSON renders JSON without spaces, as most encoders write it.
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// approvesWithResult approves a call and, in the same tool message, gives
+// its result (as a client that ran the tool itself would): the call has a
+// result, so it must not run.
+func (u *user) approvesWithResult(ctx context.Context, callID, output string) error {
+	if !json.Valid([]byte(output)) {
+		return fmt.Errorf("the result %s is not valid JSON", output)
+	}
+	w := u.world()
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	call, ok := model.IndexOf(w.history).Call(callID)
+	if !ok {
+		return fmt.Errorf("the conversation holds no call %q", callID)
+	}
+	return w.send(ctx, toolMessage(p, model.ToolResult(callID, call.ToolName, model.JSONOutput(json.RawMessage(output)))))
 }

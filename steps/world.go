@@ -9,7 +9,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/target"
 	"github.com/approval-conformance-kit/ack/wire"
@@ -49,6 +51,9 @@ type turnRecord struct {
 	LastModelCall  int `json:"lastModelCall"`
 	// Err is the harness error, if the target could not be driven.
 	Err string `json:"error,omitempty"`
+	// Steps counts the extra target turns the harness sent as the
+	// application's loop (single-step targets).
+	Steps int `json:"loopSteps,omitempty"`
 
 	sent []model.Message // the history sent (nil when raw was malformed)
 	spec turnSpec
@@ -57,6 +62,7 @@ type turnRecord struct {
 // turnSpec is what a turn was run with, so it can be replayed.
 type turnSpec struct {
 	messages json.RawMessage
+	state    json.RawMessage
 }
 
 // world is the state of one scenario.
@@ -83,11 +89,28 @@ type world struct {
 	// providerApprovals maps the scripted provider-executed calls to their
 	// approval ids.
 	providerApprovals map[string]string
+
+	// conversation names the scenario's conversation to the target.
+	conversation string
+	// state is the resume state the last turn answered (resumeState
+	// targets).
+	state json.RawMessage
+	// step is the text of the step running.
+	step string
+	// findings are the outcomes of the assertions so far.
+	findings []finding
+	// notes are observations charged to no check.
+	notes []string
+	// seenProblems and seenCalls count the simulator's problems and
+	// journal entries already drained; reported holds the always-on
+	// findings already recorded.
+	seenProblems, seenCalls int
+	reported                map[string]bool
 }
 
 func newWorld(s *Suite, info *target.Info) *world {
 	tl := &timeline{}
-	w := &world{suite: s, info: info, mode: target.Generate, toolkit: target.ToolkitProvided, omitted: map[string]bool{}, tl: tl}
+	w := &world{suite: s, info: info, mode: target.Generate, toolkit: target.ToolkitProvided, omitted: map[string]bool{}, tl: tl, reported: map[string]bool{}}
 	w.harness = newHarness(tl, s.SlowToolHold)
 	return w
 }
@@ -137,10 +160,20 @@ func (w *world) ensureSim() error {
 	return nil
 }
 
-// script adds a turn to the model's script.
+// script adds a turn to the model's script. Its expectations of the prompt
+// are adapted to what the target declares: a target with untyped results
+// is not held to result types, one without denial reasons not to reasons
+// (those aspects are recorded as not applicable).
 func (w *world) script(t simulator.Turn) error {
 	if err := w.ensureSim(); err != nil {
 		return err
+	}
+	if t.Expect != nil {
+		x, err := w.adaptExpect(t.Expect)
+		if err != nil {
+			return err
+		}
+		t.Expect = x
 	}
 	for _, c := range t.Reply.ToolCalls {
 		if c.ProviderExecuted && c.ApprovalID != "" {
@@ -170,17 +203,40 @@ func (w *world) callIDIn(msgs []model.Message, callID string) string {
 
 // modelAPI is the model API the scenario's turns use: in-process, the
 // simulator itself; over HTTP, the provider wire of the scenario's profile
-// when the target can use it, else the canonical API (lossless).
+// when the target can use it, else the canonical API (lossless), which the
+// suite also prefers when asked to.
 func (w *world) modelAPI() string {
 	api := string(w.sim.Profile())
 	if w.suite.Wiring == nil {
 		return api
 	}
 	f := w.info.Features
-	if f.SupportsAPI(target.APICanonical) && !f.SupportsAPI(api) {
+	if f.SupportsAPI(target.APICanonical) && (w.suite.PreferCanonical || !f.SupportsAPI(api)) {
 		return target.APICanonical
 	}
 	return api
+}
+
+// tamperState changes a resume state where old appears verbatim (raw, or
+// escaped inside a JSON string), as a hostile client changing a saved run
+// state would. A state in another encoding is left as it is.
+func (w *world) tamperState(old, new string) {
+	if len(w.state) == 0 || old == "" {
+		return
+	}
+	esc := func(x string) string {
+		b, _ := json.Marshal(x) // a string always marshals
+		return string(b[1 : len(b)-1])
+	}
+	s := strings.ReplaceAll(string(w.state), old, new)
+	s = strings.ReplaceAll(s, esc(old), esc(new))
+	w.state = json.RawMessage(s)
+}
+
+// lossy reports whether the model sees the prompt through a provider wire,
+// which drops approval parts and result types.
+func (w *world) lossy() bool {
+	return w.suite.Wiring != nil && w.modelAPI() != target.APICanonical
 }
 
 // turnRequest builds the request of a turn from the scenario's state.
@@ -188,13 +244,19 @@ func (w *world) turnRequest(messages json.RawMessage) (*target.TurnRequest, erro
 	if err := w.ensureSim(); err != nil {
 		return nil, err
 	}
+	if api := w.modelAPI(); w.suite.Wiring != nil && !w.info.Features.SupportsAPI(api) {
+		w.na = &notApplicable{reason: fmt.Sprintf("the target declares neither the %s model API nor the canonical one", api)}
+		return nil, errSkip
+	}
 	req := &target.TurnRequest{
-		Mode:     w.mode,
-		Model:    target.ModelEndpoint{API: w.modelAPI(), Local: w.sim},
-		Toolkit:  w.toolkit,
-		Options:  w.options,
-		Messages: messages,
-		Harness:  w.harness,
+		Conversation: w.conversation,
+		Mode:         w.mode,
+		Model:        target.ModelEndpoint{API: w.modelAPI(), Local: w.sim},
+		Toolkit:      w.toolkit,
+		Options:      w.options,
+		Messages:     messages,
+		State:        w.state,
+		Harness:      w.harness,
 	}
 	if w.toolkit == target.ToolkitProvided {
 		for _, t := range w.tools {
@@ -211,6 +273,10 @@ func (w *world) turnRequest(messages json.RawMessage) (*target.TurnRequest, erro
 				InputSchema: schema,
 				Approval:    t.approval,
 			})
+			if t.provider {
+				req.Tools[len(req.Tools)-1].ProviderExecuted = true
+				req.Tools[len(req.Tools)-1].ServerLabel = "ack-" + t.name
+			}
 		}
 	}
 	if w.suite.Wiring != nil {
@@ -250,36 +316,104 @@ func (w *world) sendRaw(ctx context.Context, raw ...json.RawMessage) error {
 	return w.runTurn(ctx, json.RawMessage(body), nil)
 }
 
-// runTurn runs one turn with the given conversation.
+// runTurn runs one turn with the given conversation: one target turn, or,
+// for a target whose turn is a single model call, the application's loop
+// of them (the next is sent while the last ended with tool calls and no
+// call waits for an answer). A target that cannot express the input makes
+// the scenario not applicable.
 func (w *world) runTurn(ctx context.Context, messages json.RawMessage, sent []model.Message) error {
-	req, err := w.turnRequest(messages)
-	if err != nil {
-		return err
-	}
-	rec := &turnRecord{N: len(w.turns) + 1, Request: messages, sent: sent, spec: turnSpec{messages: messages}}
+	rec := &turnRecord{N: len(w.turns) + 1, Request: messages, sent: sent, spec: turnSpec{messages: messages, state: w.state}}
 	w.turns = append(w.turns, rec)
 	w.harness.beginTurn(rec.N, w.options.Concurrency)
+	if err := w.ensureSim(); err != nil {
+		return err
+	}
 	rec.FirstModelCall = w.sim.Calls() + 1
+	defer func() { rec.LastModelCall = w.sim.Calls() }()
 
+	single := w.info.Features.Steps == target.StepsSingle
+	limit := w.options.MaxSteps
+	if limit <= 0 {
+		limit = defaultStepLimit
+	}
+	combined := &target.TurnResponse{}
+	for step := 1; ; step++ {
+		resp, err := w.targetTurn(ctx, rec, messages)
+		if err != nil {
+			return err
+		}
+		combined.Messages = append(combined.Messages, resp.Messages...)
+		combined.Events = append(combined.Events, resp.Events...)
+		combined.FinishReason, combined.Error = resp.FinishReason, resp.Error
+		if resp.State != nil {
+			combined.State = resp.State
+			w.state = resp.State
+		}
+		if resp.Error != nil && resp.Error.Code == target.CodeNotExpressible {
+			w.na = &notApplicable{reason: "the target cannot express this scenario's input in its SDK: " + resp.Error.Message}
+			return errSkip
+		}
+		rec.Response = combined
+		if resp.Error != nil || sent == nil || !single || step >= limit || resp.FinishReason != "tool-calls" || waitsForAnswer(resp.Messages) {
+			break
+		}
+		// The application's loop: the turn's messages join the history
+		// and the model is called again.
+		sent = append(model.Clone(sent), model.Clone(resp.Messages)...)
+		raw, err := model.EncodeMessages(sent)
+		if err != nil {
+			return err
+		}
+		messages = raw
+		rec.Steps++
+	}
+	if combined.Error == nil && rec.sent != nil {
+		w.history = append(w.history, model.Clone(combined.Messages)...)
+	}
+	return nil
+}
+
+// defaultStepLimit bounds the application's loop for single-step targets
+// when the scenario sets no step limit.
+const defaultStepLimit = 10
+
+// targetTurn sends one turn to the target and checks its answer's shape.
+func (w *world) targetTurn(ctx context.Context, rec *turnRecord, messages json.RawMessage) (*target.TurnResponse, error) {
+	req, err := w.turnRequest(messages)
+	if err != nil {
+		return nil, err
+	}
 	tctx, cancel := context.WithTimeout(ctx, w.suite.timeout())
 	defer cancel()
 	resp, err := w.suite.Target.Agent().Turn(tctx, req)
-	rec.LastModelCall = w.sim.Calls()
 	if err != nil {
 		herr := &harnessError{err: err, timeout: errors.Is(tctx.Err(), context.DeadlineExceeded)}
 		rec.Err = herr.Error()
-		return herr
+		return nil, herr
 	}
 	if err := resp.Validate(); err != nil {
 		herr := &harnessError{err: fmt.Errorf("the target's answer is malformed: %w", err)}
 		rec.Err = herr.Error()
-		return herr
+		return nil, herr
 	}
-	rec.Response = resp
-	if resp.Error == nil && sent != nil {
-		w.history = append(w.history, model.Clone(resp.Messages)...)
+	return resp, nil
+}
+
+// waitsForAnswer reports whether messages hold an approval request that
+// has no answer and whose call has no result.
+func waitsForAnswer(msgs []model.Message) bool {
+	ix := model.IndexOf(msgs)
+	for _, m := range msgs {
+		for _, p := range m.Content {
+			if p.Type != model.PartToolApprovalRequest || len(ix.Responses[p.ApprovalID]) > 0 {
+				continue
+			}
+			if _, done := ix.Result(p.ToolCallID); !done {
+				return true
+			}
+		}
 	}
-	return nil
+	return false
 }
 
 // last returns the latest turn.
@@ -290,16 +424,36 @@ func (w *world) last() (*turnRecord, error) {
 	return w.turns[len(w.turns)-1], nil
 }
 
-// lastOK returns the latest turn, which must have succeeded.
+// lastOK returns the latest turn, which must have succeeded. When it failed
+// because the simulator refused one of its prompts (a provider rule broken,
+// already charged to its WIRE check), what the caller wanted to judge does
+// not exist: the assertion is blocked, not failed.
 func (w *world) lastOK() (*turnRecord, error) {
 	t, err := w.last()
 	if err != nil {
 		return nil, err
 	}
-	if t.Response.Error != nil {
-		return nil, fmt.Errorf("turn %d failed with %s: %s", t.N, t.Response.Error.Code, t.Response.Error.Message)
+	if e := t.Response.Error; e != nil {
+		if v, ok := w.rejectedIn(t); ok {
+			return nil, blocked("turn %d failed because the model refused its prompt (model call %d: %s)", t.N, v.Call, v.Violations[0].Check)
+		}
+		return nil, fmt.Errorf("turn %d failed with %s: %s", t.N, e.Code, e.Message)
 	}
 	return t, nil
+}
+
+// rejectedIn returns the first model call of a turn that the simulator
+// refused for breaking a provider rule.
+func (w *world) rejectedIn(t *turnRecord) (simulator.Entry, bool) {
+	if w.sim == nil {
+		return simulator.Entry{}, false
+	}
+	for _, e := range w.sim.Journal() {
+		if e.Call >= t.FirstModelCall && e.Call <= t.LastModelCall && e.Verdict == simulator.VerdictViolation && len(e.Violations) > 0 {
+			return e, true
+		}
+	}
+	return simulator.Entry{}, false
 }
 
 // approvalFor finds the approval request for a call in the history.
@@ -384,4 +538,77 @@ func (w *world) requireRole(role string) {
 type problem struct {
 	check  string
 	detail string
+}
+
+// adaptExpect checks a scripted turn's expectations of the prompt and fits
+// them to the target: every expectation must name a known check; what the
+// target declares it lacks (result types, denial reasons) or what the
+// provider wire cannot carry (approval parts) is recorded as not applicable
+// instead of being checked.
+func (w *world) adaptExpect(e *simulator.Expect) (*simulator.Expect, error) {
+	x := *e
+	x.Results = nil
+	for _, c := range e.Checks() {
+		if _, ok := checks.Lookup(c); !ok {
+			return nil, &authoringError{err: fmt.Errorf("the model's script blames the unknown check %q", c)}
+		}
+	}
+	checkOf := func(own, field string) string {
+		if own != "" {
+			return own
+		}
+		if c := e.FieldChecks[field]; c != "" {
+			return c
+		}
+		return e.Check
+	}
+	for _, r := range e.Results {
+		check := checkOf(r.Check, "results")
+		if check == "" {
+			return nil, &authoringError{err: fmt.Errorf("the expected result for %s names no check", r.ToolCallID)}
+		}
+		if r.Reason != nil && *r.Reason != "" && w.info.Features.NoDenialReasons {
+			w.record(check, report.OutcomeNotApplicable, fmt.Sprintf("the denial reason expected for %s: the target declares that its approval API takes no reason", r.ToolCallID))
+			r.Reason = nil
+		}
+		if w.info.Features.UntypedResults && r.Type != "" && r.Type != string(model.OutputJSON) {
+			w.record(check, report.OutcomeNotApplicable, fmt.Sprintf("the %s type expected for %s: the target declares untyped results", r.Type, r.ToolCallID))
+			r.Type = ""
+		}
+		x.Results = append(x.Results, r)
+	}
+	if e.NoApprovalParts && w.lossy() {
+		w.record(checkOf("", "noApprovalParts"), report.OutcomeNotApplicable, "no approval parts in the prompt: a provider wire carries none, so it cannot show them (the canonical model API can)")
+		x.NoApprovalParts = false
+	}
+	for field, set := range map[string]bool{
+		"noResults": len(x.NoResults) > 0, "noApprovalParts": x.NoApprovalParts, "messages": x.Messages != nil,
+		"lastRole": x.LastRole != "", "contains": len(x.Contains) > 0, "notContains": len(x.NotContains) > 0,
+		"tools": x.Tools != nil, "providerApprovals": len(x.ProviderApprovals) > 0,
+	} {
+		if set && checkOf("", field) == "" && (field != "providerApprovals" || slices.ContainsFunc(x.ProviderApprovals, func(p simulator.ProviderApprovalExpect) bool { return p.Check == "" })) {
+			return nil, &authoringError{err: fmt.Errorf("the model's script expects %s of the prompt but names no check", field)}
+		}
+	}
+	return &x, nil
+}
+
+// callsMadeIn returns the local tool calls the model made during a turn,
+// as the simulator's replies made them.
+func (w *world) callsMadeIn(t *turnRecord) []simulator.ToolCall {
+	if w.sim == nil {
+		return nil
+	}
+	var out []simulator.ToolCall
+	for _, e := range w.sim.Journal() {
+		if e.Call < t.FirstModelCall || e.Call > t.LastModelCall || e.Reply == nil {
+			continue
+		}
+		for _, c := range e.Reply.ToolCalls {
+			if !c.ProviderExecuted {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }

@@ -96,7 +96,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		}
 		script.Provider = p
 	}
-	sim, err := simulator.New(script)
+	sim, err := simulator.New(script, simulator.RejectUnmet())
 	if err != nil {
 		return exitHarness, fmt.Errorf("%s: %w", *file, err)
 	}

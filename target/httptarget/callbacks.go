@@ -134,7 +134,9 @@ func (cb *callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			msgs = decoded
 		}
-		needs, err := h.Policy(ctx, target.PolicyRequest{ToolName: tool, ToolCallID: req.ToolCallID, Input: input, Messages: msgs})
+		needs, err := crashing(func() (bool, error) {
+			return h.Policy(ctx, target.PolicyRequest{ToolName: tool, ToolCallID: req.ToolCallID, Input: input, Messages: msgs})
+		})
 		if err != nil {
 			driver.WriteJSON(w, http.StatusOK, driver.PolicyResult{Error: err.Error()})
 			return
@@ -143,4 +145,16 @@ func (cb *callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		driver.WriteError(w, http.StatusNotFound, "NotFound", "no callback kind %q", kind)
 	}
+}
+
+// crashing runs a harness policy; a policy that panics (a scenario's
+// crashing policy backend) drops the callback's connection, as a crashed
+// backend would, instead of answering.
+func crashing(fn func() (bool, error)) (needs bool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			panic(http.ErrAbortHandler) // net/http closes the connection quietly
+		}
+	}()
+	return fn()
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/model"
@@ -21,6 +22,8 @@ import (
 const Version = "0.1.0"
 
 // Target drives a reference agent, and the reference chat client, in-process.
+// Each conversation gets an agent of its own (reference.Agent.Fresh), so
+// no scenario sees another's ledger.
 type Target struct {
 	agent      *reference.Agent
 	name       string
@@ -28,6 +31,37 @@ type Target struct {
 	dialects   map[string]string
 	http       *http.Client
 	modelAPIs  []string
+
+	mu            sync.Mutex
+	conversations map[string]*reference.Agent
+	order         []string
+}
+
+// maxConversations bounds the agents kept for conversations; the oldest
+// is forgotten first.
+const maxConversations = 4096
+
+// agentFor returns the agent of a conversation ("" shares the target's).
+func (t *Target) agentFor(conversation string) *reference.Agent {
+	if conversation == "" {
+		return t.agent
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if a, ok := t.conversations[conversation]; ok {
+		return a
+	}
+	if t.conversations == nil {
+		t.conversations = map[string]*reference.Agent{}
+	}
+	if len(t.order) >= maxConversations {
+		delete(t.conversations, t.order[0])
+		t.order = t.order[1:]
+	}
+	a := t.agent.Fresh()
+	t.conversations[conversation] = a
+	t.order = append(t.order, conversation)
+	return a
 }
 
 // Option configures a Target.
@@ -98,7 +132,7 @@ type agentRole struct{ t *Target }
 
 // Turn implements target.Agent.
 func (a agentRole) Turn(ctx context.Context, req *target.TurnRequest) (*target.TurnResponse, error) {
-	return RunTurn(ctx, a.t.agent, req)
+	return RunTurn(ctx, a.t.agentFor(req.Conversation), req)
 }
 
 // RunTurn runs one driver-protocol turn on a reference agent. The model is
@@ -120,7 +154,10 @@ func RunTurn(ctx context.Context, agent *reference.Agent, req *target.TurnReques
 		Concurrency: req.Options.Concurrency,
 		MaxSteps:    req.Options.MaxSteps,
 	}
-	if req.Toolkit == "" || req.Toolkit == target.ToolkitProvided {
+	switch req.Toolkit {
+	case target.ToolkitEmpty:
+		turn.Tools = []reference.Tool{} // an empty toolkit, not none
+	case "", target.ToolkitProvided:
 		for _, spec := range req.Tools {
 			tool, err := Tool(spec, req.Harness)
 			if err != nil {

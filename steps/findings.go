@@ -1,0 +1,253 @@
+package steps
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/report"
+	"github.com/approval-conformance-kit/ack/simulator"
+)
+
+// finding is the outcome of one assertion: the check it belongs to, the
+// step (or the always-on rule) that made it, and what was seen.
+type finding struct {
+	check   string
+	step    string
+	outcome report.Outcome
+	message string
+}
+
+// blockedError is an assertion that cannot be evaluated because an earlier
+// failure took away what it reads (a turn that failed because the
+// simulator refused its prompt has no messages to judge). It is charged to
+// no check; the earlier failure is.
+type blockedError struct{ why string }
+
+func (e *blockedError) Error() string { return e.why }
+
+func blocked(format string, args ...any) error {
+	return &blockedError{why: fmt.Sprintf(format, args...)}
+}
+
+// naError is an assertion that does not apply to the target (it declares
+// it has no denial reasons, or untyped results): it is neither passed nor
+// failed.
+type naError struct{ why string }
+
+func (e *naError) Error() string { return e.why }
+
+// authoringError is a mistake of the scenario itself: an assertion with no
+// check, an expectation that cannot apply. The scenario errors; no check is
+// charged.
+type authoringError struct{ err error }
+
+func (e *authoringError) Error() string { return "the scenario is wrong: " + e.err.Error() }
+func (e *authoringError) Unwrap() error { return e.err }
+
+// judge records the outcome of an assertion of check. It returns an error
+// only when the scenario must stop: the target could not be driven, or the
+// scenario is wrong.
+func (w *world) judge(check string, err error) error {
+	var (
+		herr *harnessError
+		aerr *authoringError
+		berr *blockedError
+		nerr *naError
+	)
+	switch {
+	case err == nil:
+		w.record(check, report.OutcomePass, "")
+	case errors.As(err, &herr), errors.As(err, &aerr), errors.Is(err, godog.ErrSkip):
+		return err
+	case errors.As(err, &berr):
+		w.record(check, report.OutcomeBlocked, berr.why)
+	case errors.As(err, &nerr):
+		w.record(check, report.OutcomeNotApplicable, nerr.why)
+	default:
+		w.record(check, report.OutcomeFail, err.Error())
+	}
+	return nil
+}
+
+func (w *world) record(check string, o report.Outcome, msg string) {
+	w.findings = append(w.findings, finding{check: check, step: w.step, outcome: o, message: msg})
+}
+
+// failed reports whether some check failed so far.
+func (w *world) failed() bool {
+	for _, f := range w.findings {
+		if f.outcome == report.OutcomeFail {
+			return true
+		}
+	}
+	return false
+}
+
+// drain turns what the always-on rules saw since the last drain into
+// findings, charged to the step that caused it: the simulator's problems
+// (a prompt the provider would reject: WIRE-01, WIRE-02; a prompt that did
+// not meet the script's expectations, each with its check), the script
+// expectations met, a call run twice within one turn (WIRE-03), and the
+// client-role rules (CHAIN-05, CHAIN-06).
+func (w *world) drain() {
+	if w.sim != nil {
+		problems := w.sim.Recorded()
+		for _, p := range problems[min(w.seenProblems, len(problems)):] {
+			if p.Check == "" {
+				w.notes = append(w.notes, p.String())
+				continue
+			}
+			w.record(p.Check, report.OutcomeFail, p.String())
+		}
+		w.seenProblems = len(problems)
+		journal := w.sim.Journal()
+		for _, e := range journal[min(w.seenCalls, len(journal)):] {
+			w.metExpectations(e)
+		}
+		w.seenCalls = len(journal)
+	}
+	type key struct {
+		turn int
+		call string
+	}
+	count := map[key]int{}
+	for _, r := range w.harness.runsSnapshot() {
+		count[key{r.Turn, r.ToolCallID}]++
+	}
+	var keys []key
+	for k, n := range count {
+		if n > 1 && !w.reported["WIRE-03 "+k.call+fmt.Sprint(k.turn)] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].turn != keys[j].turn {
+			return keys[i].turn < keys[j].turn
+		}
+		return keys[i].call < keys[j].call
+	})
+	for _, k := range keys {
+		w.reported["WIRE-03 "+k.call+fmt.Sprint(k.turn)] = true
+		w.record("WIRE-03", report.OutcomeFail, fmt.Sprintf("tool call %s ran %d times within turn %d", k.call, count[k], k.turn))
+	}
+	for _, p := range w.client.problems() {
+		if w.reported[p.check+" "+p.detail] {
+			continue
+		}
+		w.reported[p.check+" "+p.detail] = true
+		if p.check == "" {
+			w.notes = append(w.notes, p.detail)
+			continue
+		}
+		w.record(p.check, report.OutcomeFail, p.detail)
+	}
+}
+
+// metExpectations records a pass for every check whose expectations a
+// model call's prompt met (a failure was recorded from the problems).
+func (w *world) metExpectations(e simulator.Entry) {
+	turn, ok := w.sim.TurnAt(e.Turn)
+	if !ok || turn.Expect == nil {
+		return
+	}
+	failed := map[string]bool{}
+	for _, f := range e.Failures {
+		failed[f.Check] = true
+	}
+	for _, check := range turn.Expect.Checks() {
+		if !failed[check] {
+			w.record(check, report.OutcomePass, fmt.Sprintf("model call %d met the script's expectations", e.Call))
+		}
+	}
+}
+
+// verdict fills in the result of a scenario from its findings: each check's
+// verdict is the worst outcome of its own assertions (a SHOULD or MAY
+// check's failure is a warning); a check none of whose assertions could be
+// evaluated has no verdict in the scenario.
+func (w *world) verdict(res *report.Scenario) {
+	res.CheckVerdicts = map[string]report.Verdict{}
+	worst := map[string]report.Outcome{}
+	for _, f := range w.findings {
+		res.Findings = append(res.Findings, report.Finding{Check: f.check, Step: f.step, Outcome: f.outcome, Message: f.message})
+		if rank(f.outcome) > rank(worst[f.check]) {
+			worst[f.check] = f.outcome
+		}
+	}
+	for check, o := range worst {
+		if !contains(res.Checks, check) {
+			res.Checks = append(res.Checks, check)
+		}
+		switch o {
+		case report.OutcomeFail:
+			res.CheckVerdicts[check] = report.Fail
+			if c, ok := checks.Lookup(check); ok && c.Level != checks.Must {
+				res.CheckVerdicts[check] = report.Warn
+			}
+		case report.OutcomePass:
+			res.CheckVerdicts[check] = report.Pass
+		case report.OutcomeNotApplicable:
+			res.CheckVerdicts[check] = report.NotApplicable
+		}
+	}
+	checks.SortIDs(res.Checks)
+	for _, id := range res.Checks {
+		if _, ok := res.CheckVerdicts[id]; !ok {
+			res.NotEvaluated = append(res.NotEvaluated, id)
+		}
+	}
+	res.Notes = append(res.Notes, w.notes...)
+}
+
+// rank orders outcomes: a check's verdict in a scenario is its worst one.
+// A blocked assertion ranks lowest: it says nothing of its check.
+func rank(o report.Outcome) int {
+	switch o {
+	case report.OutcomeFail:
+		return 4
+	case report.OutcomePass:
+		return 3
+	case report.OutcomeNotApplicable:
+		return 2
+	case report.OutcomeBlocked:
+		return 1
+	}
+	return 0
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// firstFailure is the earliest failed assertion: the cause, before the
+// symptoms that follow it.
+func (w *world) firstFailure() (finding, bool) {
+	for _, f := range w.findings {
+		if f.outcome == report.OutcomeFail {
+			if c, ok := checks.Lookup(f.check); ok && c.Level == checks.Must {
+				return f, true
+			}
+		}
+	}
+	for _, f := range w.findings {
+		if f.outcome == report.OutcomeFail {
+			return f, true
+		}
+	}
+	return finding{}, false
+}
+
+// describe renders a finding for a message.
+func (f finding) describe() string {
+	return f.check + ": " + strings.TrimPrefix(f.message, f.check+": ")
+}

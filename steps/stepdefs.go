@@ -1,0 +1,282 @@
+package steps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sync"
+
+	"github.com/cucumber/godog"
+
+	"github.com/approval-conformance-kit/ack/checks"
+)
+
+// stepKind says what a step does: it arranges or drives the scenario, or it
+// asserts something of the target.
+type stepKind int
+
+const (
+	// kindDo arranges the scenario or drives the target. It asserts
+	// nothing: when it fails, the scenario cannot go on, which is an error
+	// of the scenario unless a check already failed (the failure then
+	// explains why the scenario could not go on).
+	kindDo stepKind = iota
+	// kindAssert is an assertion. It belongs to exactly one check: the one
+	// its text names in brackets ("Then [PRE-02] ..."), or the one its
+	// definition fixes because its rule is that check's alone. A failed
+	// assertion is charged to its check and the scenario goes on.
+	kindAssert
+)
+
+// labelPattern is the optional check label of an assertion step.
+const labelPattern = `(?:\[([A-Z]+-\d{2})\] )?`
+
+// stepDef is one step definition: what its text looks like, what kind of
+// step it is and, for an assertion, the check it is fixed to ("" when its
+// text must name one).
+type stepDef struct {
+	kind  stepKind
+	expr  string
+	fixed string
+	fn    any
+}
+
+// pattern returns the definition's compiled pattern; patterns are compiled
+// once per process.
+func (d stepDef) pattern() *regexp.Regexp {
+	src := "^" + d.expr + "$"
+	if d.kind == kindAssert {
+		src = "^" + labelPattern + d.expr + "$"
+	}
+	if re, ok := compiled.Load(src); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(src)
+	compiled.Store(src, re)
+	return re
+}
+
+// compiled caches the step patterns by source.
+var compiled sync.Map
+
+// definitions lists every step of the suite. The handlers close over world,
+// which returns the scenario's world (nil when the definitions are listed
+// for a lint).
+func definitions(world func() *world) []stepDef {
+	g := &given{world: world}
+	u := &user{world: world}
+	th := &then{world: world}
+	c := &clientSteps{world: world}
+	var defs []stepDef
+	do := func(expr string, fn any) { defs = append(defs, stepDef{kind: kindDo, expr: expr, fn: fn}) }
+	assert := func(expr, fixed string, fn any) {
+		defs = append(defs, stepDef{kind: kindAssert, expr: expr, fixed: fixed, fn: fn})
+	}
+
+	// Arrangement.
+	do(`the agent runs in (generate|stream) mode`, g.mode)
+	do(`a tool "([^"]+)" that needs approval`, g.toolAlways)
+	do(`a tool "([^"]+)" that needs no approval`, g.toolNever)
+	do(`a tool "([^"]+)" that the provider runs`, g.toolProvider)
+	do(`a tool "([^"]+)" that needs approval and is slow`, g.toolSlow)
+	do(`a tool "([^"]+)" that needs approval when "([^"]+)" starts with "([^"]*)"`, g.toolDynamic)
+	do(`a tool "([^"]+)" whose approval policy fails`, g.toolFailingPolicy)
+	do(`a tool "([^"]+)" whose approval policy panics`, g.toolPanickingPolicy)
+	do(`the tool "([^"]+)" fails with "([^"]*)"`, g.toolFails)
+	do(`the tool "([^"]+)" returns (.+)`, g.toolReturns)
+	do(`(no|an empty) toolkit is given`, g.noToolkit)
+	do(`the toolkit leaves out "([^"]+)"`, g.omitTool)
+	do(`the concurrency option is (\d+)`, g.concurrency)
+	do(`the step limit is (\d+)`, g.stepLimit)
+	do(`the model speaks "([^"]+)"`, g.profile)
+	do(`the target's denial policy is "(independent|abort-remaining)"`, g.denialPolicy)
+	do(`the model calls "([^"]+)" with (\{.*\}) as "([^"]+)"`, g.modelCalls)
+	do(`the model calls:`, g.modelCallsTable)
+	do(`the model calls the provider tool "([^"]+)" with (\{.*\}) as "([^"]+)" asking approval "([^"]+)"`, g.providerCall)
+	do(`the model replies "([^"]*)"`, g.modelReplies)
+	do(`the model answers with:`, g.modelAnswers)
+	do(`the model may answer with:`, g.modelMayAnswer)
+	do(`the tool "([^"]+)" takes input matching:`, g.toolSchema)
+	do(`the whole toolkit is given`, g.wholeToolkit)
+	do(`the conversation starts with (\d+) finished exchanges of "([^"]+)"`, g.exchanges)
+	do(`the conversation continues with:`, g.historyDoc)
+	do(`the model may reply "([^"]*)"`, g.modelMayReply)
+
+	// The user's actions; each runs a turn.
+	do(`the user says "([^"]*)"`, u.says)
+	do(`the user (approves|denies) `+idList+`(?: because "([^"]*)")?`, u.answers)
+	do(`the user answers:`, u.answersTable)
+	do(`the user answers in two messages:`, u.answersTwoMessages)
+	do(`the user approves "([^"]+)" twice in one message`, u.approvesTwice)
+	do(`the user approves "([^"]+)" in one message and again in the next`, u.approvesTwiceAcross)
+	do(`the user approves and denies "([^"]+)" in one message`, u.conflicting)
+	do(`the user approves "([^"]+)" and denies it in the next message`, u.conflictingAcross)
+	do(`the user approves "([^"]+)" along with the unknown approval "([^"]+)"`, u.withOrphan)
+	do(`the user approves "([^"]+)" after an assistant note "([^"]*)"`, u.afterNote)
+	do(`the user approves "([^"]+)" and sends its result (\{.*\}) in the same message`, u.approvesWithResult)
+	do(`the user approves "([^"]+)" and adds "([^"]*)"`, u.approvesAndAdds)
+	do(`the user re-sends the approval for "([^"]+)"`, u.resends)
+	do(`the same request is sent again`, u.replay)
+	do(`the user sends a malformed approval for "([^"]+)": (.+)`, u.malformed)
+	do(`the user sends a forged approval for "([^"]+)" with (\{.*\}) as "([^"]+)"`, u.forged)
+	do(`the user sends an unsigned forged approval for "([^"]+)" with (\{.*\}) as "([^"]+)"`, u.forgedUnsigned)
+	do(`the user approves "([^"]+)" after changing its input to (\{.*\})`, u.tampered)
+	do(`the user approves "([^"]+)" after renaming its tool to "([^"]+)"`, u.renamed)
+	do(`the user (approves|denies) the provider approval "([^"]+)"( without the providerExecuted flag)?`, u.providerAnswer)
+
+	// Outcomes of the last turn.
+	assert(`the turn ends with finish reason "([^"]+)"`, "", th.finishReason)
+	assert(`the turn fails with "([^"]+)"`, "", th.failsWith)
+	assert(`the turn fails with a clear error`, "", th.failsClearly)
+	assert(`the turn fails with "([^"]+)" or "([^"]+)" gets a denial result`, "", th.failsOrDenied)
+	assert(`the turn asks approval for "([^"]+)" or fails with a clear error`, "", th.asksOrFails)
+	assert(`(?:an approval is|approvals are) requested for `+idList, "", th.approvalRequested)
+	assert(`no approval is requested for "([^"]+)"`, "", th.noApprovalRequested)
+	assert(`every approval id in the conversation is unique`, "REQ-02", th.uniqueApprovalIDs)
+	assert(`every call of the turn has a result or a pending approval`, "REQ-06", th.everyCallAccounted)
+	assert(`the turn's first message holds the results for `+idList, "", th.firstMessageHolds)
+	assert(`the turn added an? "([^"]+)" result for "([^"]+)"`, "", th.turnAddedResult)
+	assert(`the turn added exactly one result for each of `+idList, "", th.turnAddedOne)
+	assert(`the stream's approval-request events match the turn's messages`, "REQ-07", th.streamMatches)
+	assert(`the stream's result events match the turn's results`, "PRE-08", th.streamResultsMatch)
+	assert(`the stream carries the events (.+) in order`, "", th.eventsInOrder)
+	assert(`the turn carries the provider's approval request "([^"]+)" for "([^"]+)"`, "", th.carriesProviderRequest)
+	assert(`the turn holds no result for "([^"]+)"`, "", th.turnHoldsNoResult)
+
+	// What ran.
+	assert(`"([^"]+)" has not run`, "", th.notRun)
+	assert(`"([^"]+)" has run (\d+) times?`, "", th.ranTimes)
+	assert(`"([^"]+)" has run at most once`, "", th.ranAtMostOnce)
+	assert(`the turn resolved "([^"]+)" once, or refused the message with a clear error`, "", th.resolvedOnceOrRefused)
+	assert(`"([^"]+)" has not run with (\{.*\})`, "", th.notRunWith)
+	assert(`"([^"]+)" ran with (\{.*\})`, "", th.ranWith)
+	assert(`nothing has run`, "", th.nothingRan)
+	assert(`no side effect of the turn lost its result`, "", th.noLostSideEffects)
+	assert(`"([^"]+)" ran before model call (\d+)`, "", th.ranBefore)
+	assert(`at most (\d+) tools? ran at once`, "PRE-07", th.atMostAtOnce)
+	assert(`the policy was asked for "([^"]+)", each time with its input`, "REQ-04", th.policyAskedWithInput)
+	assert(`the policy saw the user's message "([^"]*)"`, "REQ-04", th.policySaw)
+	assert(`the policy saw the call id "([^"]+)"`, "REQ-04", th.policySawCallID)
+
+	// What the model received.
+	assert(`the model was called (\d+) times? in the turn`, "", th.modelCalledTimes)
+	assert(`the model was not called in the turn`, "", th.modelNotCalled)
+	assert(`model call (\d+) received an? "([^"]+)" result for "([^"]+)"`, "", th.receivedResult)
+	assert(`model call (\d+) received the denial of "([^"]+)" with the user's reason "([^"]*)"`, "DEN-02", th.receivedReason)
+	assert(`model call (\d+) received the skipped result for "([^"]+)"`, "PART-02", th.receivedSkipped)
+	assert(`model call (\d+) received exactly one result for each of `+idList, "", th.receivedExactlyOne)
+	assert(`model call (\d+) received no approval parts`, "PRE-12", th.noApprovalParts)
+	assert(`model call (\d+) did not receive the text "([^"]*)"`, "", th.notReceivedText)
+	assert(`model call (\d+) received an error result for "([^"]+)" containing "([^"]*)"`, "", th.receivedError)
+	assert(`model call (\d+) received the same result for "([^"]+)" as model call (\d+)`, "", th.sameResult)
+	assert(`model call (\d+) received the same denial text for "([^"]+)" and "([^"]+)"`, "", th.sameDenialText)
+	assert(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied)`, "", th.receivedProviderApproval)
+	assert(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied), or the turn failed with a clear error`, "", th.providerApprovalOrError)
+
+	// The client role.
+	do(`the client speaks "([^"]+)"`, c.speaks)
+	do(`the client knows a tool "([^"]+)" that needs approval`, c.toolApproval)
+	do(`the client runs a tool "([^"]+)" itself`, c.toolClientSide)
+	do(`the chat server answers with:`, c.answersWith)
+	do(`the chat server answers with the following, holding the stream open:`, c.answersHolding)
+	do(`the chat server answers with the following, holding the stream open after the run finishes:`, c.answersHoldingOpen)
+	do(`the chat server answers with the text "([^"]*)"`, c.answersText)
+	do(`the chat server may answer with the text "([^"]*)"`, c.mayAnswerText)
+	do(`the chat server ends the held stream`, c.release)
+	do(`the user sends "([^"]*)" in the client`, c.send)
+	do(`the user (approves|denies) "([^"]+)" in the client(?: because "([^"]*)")?`, c.answer)
+	do(`the client's tool returns (\{.*\}) for "([^"]+)"`, c.toolOutput)
+	assert(`the client shows an approval request for "([^"]+)"`, "", c.showsApproval)
+	assert(`the client shows the approval request for "([^"]+)" with the id the server sent`, "", c.showsApprovalID)
+	assert(`the client made (\d+) requests?`, "", c.madeRequests)
+	assert(`request (\d+) carries the (approval|denial) of "([^"]+)"`, "", c.carries)
+	assert(`request (\d+) carries no answer for "([^"]+)"`, "", c.carriesNone)
+	assert(`the tool call "([^"]+)" went through (.+)`, "CHAIN-04", c.wentThrough)
+	assert(`every tool call's state moved forward only`, "CHAIN-04", c.forwardOnly)
+	assert(`the client holds each tool call once`, "CHAIN-06", c.holdsOnce)
+	assert(`no request left a call dangling`, "CHAIN-05", c.noDangling)
+	assert(`the message was refused with a clear error, or "([^"]+)" was answered in the request that sent it`, "CHAIN-05", c.refusedOrAnswered)
+	return defs
+}
+
+var errorType = reflect.TypeOf((*error)(nil)).Elem()
+var contextType = reflect.TypeOf((*context.Context)(nil)).Elem()
+var stringType = reflect.TypeOf("")
+
+// register binds every step definition to the scenario: a step is skipped
+// when the scenario does not apply, fails as a harness error when the
+// target's info could not be read, and, for an assertion, records its
+// finding against its check and lets the scenario go on.
+func register(sc *godog.ScenarioContext, world func() *world, infoErr func() error) {
+	for _, d := range definitions(world) {
+		fn := reflect.ValueOf(d.fn)
+		t := fn.Type()
+		if t.NumIn() < 1 || t.In(0) != contextType || t.NumOut() != 1 || t.Out(0) != errorType {
+			panic("steps: the handler of " + d.expr + " must take a context first and return only an error")
+		}
+		guard := func() error {
+			if err := infoErr(); err != nil {
+				return &harnessError{err: err}
+			}
+			if w := world(); w != nil && w.na != nil {
+				return godog.ErrSkip
+			}
+			return nil
+		}
+		if d.kind == kindDo {
+			wrapped := reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
+				if err := guard(); err != nil {
+					return []reflect.Value{reflect.ValueOf(&err).Elem()}
+				}
+				return fn.Call(args)
+			})
+			sc.Step(d.pattern(), wrapped.Interface())
+			continue
+		}
+		// An assertion's handler takes the label after the context.
+		in := []reflect.Type{contextType, stringType}
+		for i := 1; i < t.NumIn(); i++ {
+			in = append(in, t.In(i))
+		}
+		def := d
+		wt := reflect.FuncOf(in, []reflect.Type{errorType}, false)
+		wrapped := reflect.MakeFunc(wt, func(args []reflect.Value) []reflect.Value {
+			ret := func(err error) []reflect.Value { return []reflect.Value{reflect.ValueOf(&err).Elem()} }
+			if err := guard(); err != nil {
+				return ret(err)
+			}
+			w := world()
+			check, err := def.check(args[1].String())
+			if err != nil {
+				return ret(&authoringError{err: err})
+			}
+			call := append([]reflect.Value{args[0]}, args[2:]...)
+			out := fn.Call(call)[0]
+			var aerr error
+			if !out.IsNil() {
+				aerr = out.Interface().(error)
+			}
+			return ret(w.judge(check, aerr))
+		})
+		sc.Step(d.pattern(), wrapped.Interface())
+	}
+}
+
+// check returns the check an assertion step is charged to: its fixed
+// check, or the label its text gives.
+func (d stepDef) check(label string) (string, error) {
+	switch {
+	case d.fixed != "" && label != "" && label != d.fixed:
+		return "", fmt.Errorf("the step is an assertion of %s; it cannot be charged to %s", d.fixed, label)
+	case d.fixed != "":
+		return d.fixed, nil
+	case label == "":
+		return "", errors.New("the assertion names no check: write its check in brackets after the keyword (Then [PRE-01] ...)")
+	}
+	if _, ok := checks.Lookup(label); !ok {
+		return "", fmt.Errorf("the assertion names the unknown check %s", label)
+	}
+	return label, nil
+}
