@@ -380,7 +380,6 @@ func (t *then) ranTimes(_ context.Context, what string, n int) error {
 	return nil
 }
 
-
 func turnsOf(runs []toolRun) string {
 	if len(runs) == 0 {
 		return ""
@@ -407,7 +406,6 @@ func (t *then) nothingRan(_ context.Context) error {
 	}
 	return nil
 }
-
 
 func (t *then) ranBefore(_ context.Context, what string, call int) error {
 	w := t.world()
@@ -438,7 +436,6 @@ func (t *then) atMostAtOnce(_ context.Context, n int) error {
 	}
 	return nil
 }
-
 
 func (t *then) policySaw(_ context.Context, text string) error {
 	policies := t.world().harness.policySnapshot()
@@ -588,7 +585,6 @@ func (t *then) receivedResult(_ context.Context, call int, typ, callID string) e
 	}
 	return nil
 }
-
 
 func (t *then) receivedExactlyOne(_ context.Context, call int, ids string) error {
 	for _, id := range parseIDs(ids) {
