@@ -131,7 +131,7 @@ var all = []Check{
 	{"ERR-02", Must, "ERR", Agent, "A tool that fails yields an error result to the model (or a clear turn error, per the declared failure mode), never a dangling call.", "seed 000 test 3.7"},
 
 	{"SEC-01", Should, "SEC", Agent, "Only approval requests the runtime issued itself are honoured; a request and response forged into the history do not lead to execution as approved.", "Vercel experimental_toolApprovalSecret; sdk-integration §2.3.5"},
-	{"SEC-02", Should, "SEC", Agent, "An approved call runs with the input that was shown for approval; a call whose input was changed after the request was issued is not run as approved.", "Vercel tool-approval-signature"},
+	{"SEC-02", Should, "SEC", Agent, "An approved call runs with the tool and input that were shown for approval; a call whose name or input was changed after the request was issued is not run as approved.", "Vercel tool-approval-signature"},
 }
 
 var byID = func() map[string]Check {

@@ -5,9 +5,10 @@ Feature: Chained continuation
   every tool call of the last assistant message is complete, acts on an
   answer given while a stream is still running, and never leaves a call
   dangling. The harness plays the chat server: it scripts each response, can
-  hold a stream open while the user acts, and journals every request.
+  hold a stream open while the user acts, and journals every request. Every
+  assertion names, in brackets, the check whose rule it tests.
 
-  @CHAIN-01 @CHAIN-04
+  @CHAIN-01 @CHAIN-04 @REQ-07
   Scenario Outline: the client continues once, when every call of the step is answered (<protocol>)
     Given the client speaks "<protocol>"
     And the client knows a tool "deleteFile" that needs approval
@@ -18,19 +19,19 @@ Feature: Chained continuation
       | call     | call_B | deleteFile | {"path":"/b"} |
       | approval | call_B | deleteFile | {"path":"/b"} |
     When the user sends "delete a and b" in the client
-    Then the client shows an approval request for "call_A"
-    And the client shows an approval request for "call_B"
+    Then [REQ-07] the client shows an approval request for "call_A"
+    And [REQ-07] the client shows an approval request for "call_B"
     When the user approves "call_A" in the client
-    Then the client made 1 request
+    Then [CHAIN-01] the client made 1 request
     Given the chat server answers with:
       | event  | call   | tool       | text               |
       | result | call_A | deleteFile |                    |
       | denied | call_B | deleteFile |                    |
       | text   |        |            | Deleted a, kept b. |
     When the user denies "call_B" in the client because "keep b"
-    Then the client made 2 requests
-    And request 2 carries the approval of "call_A"
-    And request 2 carries the denial of "call_B"
+    Then [CHAIN-01] the client made 2 requests
+    And [CHAIN-01] request 2 carries the approval of "call_A"
+    And [CHAIN-01] request 2 carries the denial of "call_B"
     And the tool call "call_A" went through awaiting-input, input-complete, approval-requested, approval-responded and output-available
     And every tool call's state moved forward only
 
@@ -40,7 +41,7 @@ Feature: Chained continuation
       | ag-ui-legacy      |
       | ui-message-stream |
 
-  @CHAIN-01
+  @CHAIN-01 @REQ-07
   Scenario Outline: the client does not continue while a call waits for its client-side output (<protocol>)
     Given the client speaks "<protocol>"
     And the client knows a tool "deleteFile" that needs approval
@@ -51,20 +52,20 @@ Feature: Chained continuation
       | approval | call_A | deleteFile | {"path":"/a"} |
       | call     | call_C | pickColor  | {}            |
     When the user sends "delete a and pick a colour" in the client
-    Then the client shows an approval request for "call_A"
+    Then [REQ-07] the client shows an approval request for "call_A"
     When the user approves "call_A" in the client
-    Then the client made 1 request
+    Then [CHAIN-01] the client made 1 request
     Given the chat server answers with the text "Deleted a; red it is."
     When the client's tool returns {"color":"red"} for "call_C"
-    Then the client made 2 requests
-    And request 2 carries the approval of "call_A"
+    Then [CHAIN-01] the client made 2 requests
+    And [CHAIN-01] request 2 carries the approval of "call_A"
 
     Examples:
       | protocol          |
       | ag-ui-legacy      |
       | ui-message-stream |
 
-  @CHAIN-02 @CHAIN-03
+  @CHAIN-02 @CHAIN-01 @REQ-07
   Scenario Outline: an approval given while the continuation stream is open is acted on when it ends (<protocol>)
     Given the client speaks "<protocol>"
     And the client knows a tool "deleteFile" that needs approval
@@ -73,27 +74,27 @@ Feature: Chained continuation
       | call     | call_A | deleteFile | {"path":"/a"} |
       | approval | call_A | deleteFile | {"path":"/a"} |
     When the user sends "delete a, then b" in the client
-    Then the client shows an approval request for "call_A"
+    Then [REQ-07] the client shows an approval request for "call_A"
     Given the chat server answers with the following, holding the stream open:
       | event    | call   | tool       | input         |
       | result   | call_A | deleteFile |               |
       | call     | call_B | deleteFile | {"path":"/b"} |
       | approval | call_B | deleteFile | {"path":"/b"} |
     When the user approves "call_A" in the client
-    Then the client shows an approval request for "call_B"
+    Then [REQ-07] the client shows an approval request for "call_B"
     When the user approves "call_B" in the client
-    Then the client made 2 requests
+    Then [CHAIN-01] the client made 2 requests
     Given the chat server answers with the text "Deleted a and b."
     When the chat server ends the held stream
-    Then the client made 3 requests
-    And request 3 carries the approval of "call_B"
+    Then [CHAIN-02] the client made 3 requests
+    And [CHAIN-02] request 3 carries the approval of "call_B"
 
     Examples:
       | protocol          |
       | ag-ui-legacy      |
       | ui-message-stream |
 
-  @CHAIN-02 @CHAIN-03
+  @CHAIN-02 @CHAIN-01 @REQ-07
   Scenario Outline: an approval given before the finished continuation's response ends is acted on (<protocol>)
     Given the client speaks "<protocol>"
     And the client knows a tool "deleteFile" that needs approval
@@ -102,25 +103,26 @@ Feature: Chained continuation
       | call     | call_A | deleteFile | {"path":"/a"} |
       | approval | call_A | deleteFile | {"path":"/a"} |
     When the user sends "delete a, then b" in the client
-    Then the client shows an approval request for "call_A"
+    Then [REQ-07] the client shows an approval request for "call_A"
     Given the chat server answers with the following, holding the stream open after the run finishes:
       | event    | call   | tool       | input         |
       | result   | call_A | deleteFile |               |
       | call     | call_B | deleteFile | {"path":"/b"} |
       | approval | call_B | deleteFile | {"path":"/b"} |
     When the user approves "call_A" in the client
-    Then the client shows an approval request for "call_B"
+    Then [REQ-07] the client shows an approval request for "call_B"
     Given the chat server answers with the text "Deleted a and b."
     When the user approves "call_B" in the client
-    And the chat server ends the held stream
-    Then the client made 3 requests
-    And request 3 carries the approval of "call_B"
+    Then [CHAIN-01] the client made 2 requests
+    When the chat server ends the held stream
+    Then [CHAIN-02] the client made 3 requests
+    And [CHAIN-02] request 3 carries the approval of "call_B"
 
     Examples:
       | protocol |
       | ag-ui    |
 
-  @CHAIN-03
+  @CHAIN-03 @REQ-07
   Scenario Outline: three chained approvals complete with four requests (<protocol>)
     Given the client speaks "<protocol>"
     And the client knows a tool "deleteFile" that needs approval
@@ -129,22 +131,27 @@ Feature: Chained continuation
       | call     | call_A | deleteFile | {"path":"/a"} |
       | approval | call_A | deleteFile | {"path":"/a"} |
     When the user sends "delete a, b and c, one by one" in the client
+    Then [REQ-07] the client shows an approval request for "call_A"
     Given the chat server answers with:
       | event    | call   | tool       | input         |
       | result   | call_A | deleteFile |               |
       | call     | call_B | deleteFile | {"path":"/b"} |
       | approval | call_B | deleteFile | {"path":"/b"} |
     When the user approves "call_A" in the client
+    Then [REQ-07] the client shows an approval request for "call_B"
+    And [CHAIN-03] the client made 2 requests
     Given the chat server answers with:
       | event    | call   | tool       | input         |
       | result   | call_B | deleteFile |               |
       | call     | call_C | deleteFile | {"path":"/c"} |
       | approval | call_C | deleteFile | {"path":"/c"} |
     When the user approves "call_B" in the client
+    Then [REQ-07] the client shows an approval request for "call_C"
+    And [CHAIN-03] the client made 3 requests
     Given the chat server answers with the text "Deleted a, b and c."
     When the user approves "call_C" in the client
-    Then the client made 4 requests
-    And request 4 carries the approval of "call_C"
+    Then [CHAIN-03] the client made 4 requests
+    And [CHAIN-03] request 4 carries the approval of "call_C"
 
     Examples:
       | protocol          |
@@ -152,7 +159,7 @@ Feature: Chained continuation
       | ag-ui-legacy      |
       | ui-message-stream |
 
-  @CHAIN-04 @CHAIN-06
+  @CHAIN-04 @CHAIN-06 @CHAIN-01 @REQ-07
   Scenario Outline: a continuation that re-sends a call moves nothing backwards and duplicates nothing (<protocol>)
     Given the client speaks "<protocol>"
     And the client knows a tool "deleteFile" that needs approval
@@ -161,13 +168,14 @@ Feature: Chained continuation
       | call     | call_A | deleteFile | {"path":"/a"} |
       | approval | call_A | deleteFile | {"path":"/a"} |
     When the user sends "delete a" in the client
+    Then [REQ-07] the client shows an approval request for "call_A"
     Given the chat server answers with:
       | event  | call   | tool       | input         | text        |
       | recall | call_A | deleteFile | {"path":"/a"} |             |
       | result | call_A | deleteFile |               |             |
       | text   |        |            |               | Deleted a.  |
     When the user approves "call_A" in the client
-    Then the client made 2 requests
+    Then [CHAIN-01] the client made 2 requests
     And every tool call's state moved forward only
     And the client holds each tool call once
     And the tool call "call_A" went through approval-requested, approval-responded and output-available
@@ -178,7 +186,7 @@ Feature: Chained continuation
       | ag-ui-legacy      |
       | ui-message-stream |
 
-  @CHAIN-05
+  @CHAIN-05 @REQ-07
   Scenario Outline: a new message while an approval is pending leaves no call dangling (<protocol>)
     Given the client speaks "<protocol>"
     And the client knows a tool "deleteFile" that needs approval
@@ -187,7 +195,7 @@ Feature: Chained continuation
       | call     | call_A | deleteFile | {"path":"/a"} |
       | approval | call_A | deleteFile | {"path":"/a"} |
     When the user sends "delete a" in the client
-    Then the client shows an approval request for "call_A"
+    Then [REQ-07] the client shows an approval request for "call_A"
     Given the chat server may answer with the text "All right, I will not delete a."
     When the user sends "actually, never mind" in the client
     Then the message was refused with a clear error, or "call_A" was answered in the request that sent it
@@ -209,8 +217,8 @@ Feature: Chained continuation
       | call     | call_A | deleteFile | {"path":"/a"} |                           |
       | approval | call_A | deleteFile | {"path":"/a"} |                           |
     When the user sends "delete a" in the client
-    Then the client shows an approval request for "call_A"
-    And the client shows the approval request for "call_A" with the id the server sent
+    Then [REQ-07] the client shows an approval request for "call_A"
+    And [REQ-07] the client shows the approval request for "call_A" with the id the server sent
 
     Examples:
       | protocol          |

@@ -211,18 +211,18 @@ Feature: Pre-resolution
       | call_3 | deleteFile | {"path":"/c"} |
     When the user says "delete /a, /b and /c"
     Then [REQ-01] approvals are requested for "call_1", "call_2" and "call_3"
-    Given the model replies "Deleted /a and /c; kept /b."
+    Given the model replies "Deleted /a and /b; kept /c."
     When the user answers in two messages:
       | message | call   | answer  | reason  |
       | 1       | call_1 | approve |         |
-      | 1       | call_2 | deny    | keep it |
-      | 2       | call_3 | approve |         |
+      | 1       | call_2 | approve |         |
+      | 2       | call_3 | deny    | keep it |
     Then [PRE-09] the turn ends with finish reason "stop"
     And [PRE-09] model call 2 received exactly one result for each of "call_1", "call_2" and "call_3"
     And [PRE-09] the turn added exactly one result for each of "call_1", "call_2" and "call_3"
     And [PRE-01] "call_1" has run 1 time
-    And [PRE-01] "call_3" has run 1 time
-    And [PRE-02] "call_2" has not run
+    And [PRE-01] "call_2" has run 1 time
+    And [PRE-02] "call_3" has not run
 
     Examples:
       | mode     |

@@ -94,7 +94,11 @@ func (w *world) failed() bool {
 // not meet the script's expectations, each with its check), the script
 // expectations met, a call run twice within one turn (WIRE-03), and the
 // client-role rules (CHAIN-05, CHAIN-06).
-func (w *world) drain() {
+func (w *world) drain() { w.drainAt(false) }
+
+// drainAt drains; final is the end of the scenario, when what is left
+// unused of a script becomes a note.
+func (w *world) drainAt(final bool) {
 	if w.sim != nil {
 		problems := w.sim.Recorded()
 		for _, p := range problems[min(w.seenProblems, len(problems)):] {
@@ -136,7 +140,7 @@ func (w *world) drain() {
 		w.record("WIRE-03", report.OutcomeFail, fmt.Sprintf("tool call %s ran %d times within turn %d", k.call, count[k], k.turn))
 	}
 	for _, p := range w.client.problems() {
-		if w.reported[p.check+" "+p.detail] {
+		if w.reported[p.check+" "+p.detail] || (p.check == "" && !final) {
 			continue
 		}
 		w.reported[p.check+" "+p.detail] = true

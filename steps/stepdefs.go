@@ -130,6 +130,8 @@ func definitions(world func() *world) []stepDef {
 	assert(`the turn ends with finish reason "([^"]+)"`, "", th.finishReason)
 	assert(`the turn fails with "([^"]+)"`, "", th.failsWith)
 	assert(`the turn fails with a clear error`, "", th.failsClearly)
+	assert(`the turn fails with a clear error or "([^"]+)" gets a denial result`, "", th.failsClearlyOrDenied)
+	assert(`"([^"]+)" failed as the target declares, with "([^"]*)"`, "", th.failedAsDeclared)
 	assert(`the turn fails with "([^"]+)" or "([^"]+)" gets a denial result`, "", th.failsOrDenied)
 	assert(`the turn asks approval for "([^"]+)" or fails with a clear error`, "", th.asksOrFails)
 	assert(`(?:an approval is|approvals are) requested for `+idList, "", th.approvalRequested)
@@ -143,6 +145,7 @@ func definitions(world func() *world) []stepDef {
 	assert(`the stream's result events match the turn's results`, "PRE-08", th.streamResultsMatch)
 	assert(`the stream carries the events (.+) in order`, "", th.eventsInOrder)
 	assert(`the turn carries the provider's approval request "([^"]+)" for "([^"]+)"`, "", th.carriesProviderRequest)
+	assert(`the stream carries the provider's approval request "([^"]+)"`, "", th.streamCarriesProviderRequest)
 	assert(`the turn holds no result for "([^"]+)"`, "", th.turnHoldsNoResult)
 
 	// What ran.

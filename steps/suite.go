@@ -186,7 +186,7 @@ func (s *Suite) verdict(w *world, pickle *godog.Scenario, started time.Time, fai
 		res.Verdict, res.Message = report.NotApplicable, w.na.reason
 		return res
 	}
-	w.drain()
+	w.drainAt(true)
 	if w.sim != nil {
 		if n := w.sim.Unconsumed(); n > 0 {
 			w.notes = append(w.notes, fmt.Sprintf("%d scripted model turn(s) were never asked for (the model was called %d time(s))", n, w.sim.Calls()))

@@ -311,15 +311,36 @@ func (t *then) carriesProviderRequest(_ context.Context, approvalID, callID stri
 	if !ok || req.ToolCallID != callID {
 		return fmt.Errorf("the turn's messages do not carry the provider's approval request %s for %s (messages: %s)", approvalID, callID, summarize(last.Response.Messages))
 	}
-	if t.world().mode == "stream" {
-		for _, ev := range last.Response.Events {
-			if ev.Type == model.EventToolApprovalRequest && ev.Part.ApprovalID == approvalID {
-				return nil
-			}
-		}
-		return fmt.Errorf("the stream carried no approval-request event for %s", approvalID)
-	}
 	return nil
+}
+
+// streamCarriesProviderRequest: in stream mode, the provider's approval
+// request reaches the consumer as an approval-request event, as it is in
+// the turn's messages.
+func (t *then) streamCarriesProviderRequest(_ context.Context, approvalID string) error {
+	w := t.world()
+	if w.mode != target.Stream {
+		return &naError{why: "generate mode has no stream"}
+	}
+	last, err := w.lastOK()
+	if err != nil {
+		return err
+	}
+	want, ok := model.IndexOf(last.Response.Messages).Request(approvalID)
+	if !ok {
+		return blocked("the turn's messages hold no approval request %s to compare with the stream", approvalID)
+	}
+	for _, ev := range last.Response.Events {
+		if ev.Type == model.EventToolApprovalRequest && ev.Part != nil && ev.Part.ApprovalID == approvalID {
+			a, _ := json.Marshal(want)
+			b, _ := json.Marshal(*ev.Part)
+			if string(a) != string(b) {
+				return fmt.Errorf("the stream's approval-request event for %s is %s, the message holds %s", approvalID, b, a)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("the stream carried no approval-request event for %s", approvalID)
 }
 
 func (t *then) notRun(_ context.Context, what string) error {
@@ -1024,4 +1045,57 @@ func (t *then) resolvedOnceOrRefused(_ context.Context, callID string) error {
 		}
 	}
 	return nil
+}
+
+// failsClearlyOrDenied: the turn was refused as invalid input with a
+// message, or the call got a denial result and did not run.
+func (t *then) failsClearlyOrDenied(ctx context.Context, callID string) error {
+	last, err := t.world().last()
+	if err != nil {
+		return err
+	}
+	if last.Response.Error != nil {
+		return t.failsClearly(ctx)
+	}
+	return t.failsOrDenied(ctx, "InvalidMessages", callID)
+}
+
+// failedAsDeclared (ERR-02): a tool that failed gives the model an error
+// result with its message (toolErrors "result", the default), or fails the
+// turn with ToolExecution and a message that says so (toolErrors
+// "turn-error"); never a dangling call.
+func (t *then) failedAsDeclared(ctx context.Context, callID, text string) error {
+	w := t.world()
+	last, err := w.last()
+	if err != nil {
+		return err
+	}
+	if w.info.Features.ToolErrors == "turn-error" {
+		e := last.Response.Error
+		if e == nil {
+			return fmt.Errorf("the target declares that a failing tool fails the turn, but the turn succeeded (finish reason %q)", last.Response.FinishReason)
+		}
+		if e.Code != "ToolExecution" {
+			return fmt.Errorf("the turn failed with %s (%s), want ToolExecution for the failure of %s", e.Code, e.Message, callID)
+		}
+		if !strings.Contains(e.Message+" "+e.SDKError, text) {
+			return fmt.Errorf("the turn failed with ToolExecution, but its message %q does not say %q", e.Message, text)
+		}
+		return nil
+	}
+	turn, err := w.lastOK()
+	if err != nil {
+		return err
+	}
+	res, ok := model.IndexOf(turn.Response.Messages).Result(callID)
+	if !ok {
+		return fmt.Errorf("the turn added no result for the failed call %s (messages: %s)", callID, summarize(turn.Response.Messages))
+	}
+	if !w.info.Features.UntypedResults && (!res.Output.IsFailure() || res.Output.Type == model.OutputExecutionDenied) {
+		return fmt.Errorf("the turn's result for the failed call %s is of type %s, want an error result", callID, res.Output.Type)
+	}
+	if turn.FirstModelCall > turn.LastModelCall {
+		return fmt.Errorf("the model was not called after %s failed: its error result never reached the model", callID)
+	}
+	return t.receivedError(ctx, turn.FirstModelCall, callID, text)
 }

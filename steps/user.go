@@ -20,13 +20,20 @@ func (u *user) says(ctx context.Context, text string) error {
 	return u.world().send(ctx, model.UserText(text))
 }
 
-// response builds the approval response for a call's request.
+// response builds the approval response for a call's request; the answer
+// to a provider-executed call carries providerExecuted: true, as a client
+// must send it (PROV-02 tests the unflagged case on purpose).
 func (u *user) response(callID string, approved bool, reason string) (model.Part, error) {
-	req, err := u.world().approvalFor(callID)
+	w := u.world()
+	req, err := w.approvalFor(callID)
 	if err != nil {
 		return model.Part{}, err
 	}
-	return model.ApprovalResponse(req.ApprovalID, approved, reason), nil
+	p := model.ApprovalResponse(req.ApprovalID, approved, reason)
+	if call, ok := model.IndexOf(w.history).Call(req.ToolCallID); ok && call.ProviderExecuted {
+		p.ProviderExecuted = true
+	}
+	return p, nil
 }
 
 func toolMessage(parts ...model.Part) model.Message {
