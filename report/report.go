@@ -181,7 +181,12 @@ func (r *Run) Aggregate(minLevel checks.Level) {
 			}
 			v, ok := s.CheckVerdicts[id]
 			if !ok {
-				v = s.Verdict
+				switch s.Verdict {
+				case Error, Timeout, NotApplicable:
+					v = s.Verdict // the scenario as a whole could not judge it
+				default:
+					continue // its assertions could not be evaluated here
+				}
 			}
 			if v == Fail && c.Level != checks.Must {
 				v = Warn

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/reference/mutants"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/target"
@@ -53,8 +54,16 @@ func RunMutants(ctx context.Context, all []mutants.Mutant, newTarget func(mutant
 			return nil, fmt.Errorf("mutant %s: %w", m.Name, err)
 		}
 		res := MutantResult{Mutant: m}
-		for _, c := range run.Checks {
-			if c.Verdict != report.Fail && c.Verdict != report.Warn {
+		failed := map[string]bool{}
+		for _, sc := range run.Scenarios {
+			for id, v := range sc.CheckVerdicts {
+				if v == report.Fail || v == report.Warn {
+					failed[id] = true
+				}
+			}
+		}
+		for _, c := range checks.All() {
+			if !failed[c.ID] {
 				continue
 			}
 			if slices.Contains(m.Checks, c.ID) {

@@ -95,6 +95,13 @@ func WithObserver(fn func(call int)) Option { return func(m *Model) { m.observe 
 // would answer, and the rest of the scenario is still observed.
 func RejectUnmet() Option { return func(m *Model) { m.rejectUnmet = true } }
 
+// PastEnd makes a call past the end of the script get this reply (as a
+// real provider would answer something) instead of an error; the call is
+// still journaled as exhausted and reported as a problem. A harness uses it
+// so that a target calling the model more than scripted is judged by the
+// scenario's assertions, not by the error an unscripted call would cause.
+func PastEnd(r Reply) Option { return func(m *Model) { m.pastEnd = &r } }
+
 // WithRequestIDs sets the prefix of the request ids used in provider error
 // envelopes (default "req_sim_").
 func WithRequestIDs(prefix string) Option { return func(m *Model) { m.reqPrefix = prefix } }
@@ -112,6 +119,8 @@ type Model struct {
 	reqPrefix string
 	// rejectUnmet answers unmet expectations with a 400 (RejectUnmet).
 	rejectUnmet bool
+	// pastEnd answers calls past the end of the script (PastEnd).
+	pastEnd *Reply
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -344,6 +353,11 @@ func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
 		entry.Verdict, entry.Status, entry.ErrorBody = VerdictExhausted, 400, m.errorBody(call, msg, ErrTypeExhausted)
 		record(entry)
 		m.problems = append(m.problems, Problem{Call: call, Detail: "the model was called more times than the script has turns"})
+		if m.pastEnd != nil {
+			reply := *m.pastEnd
+			m.journal[len(m.journal)-1].Status, m.journal[len(m.journal)-1].ErrorBody, m.journal[len(m.journal)-1].Reply = 200, "", &reply
+			return &reply, nil
+		}
 		return nil, &llm.APIError{Status: 400, Type: ErrTypeExhausted, Message: msg, Body: []byte(entry.ErrorBody)}
 	}
 	turnIndex := m.next

@@ -152,6 +152,8 @@ func definitions(world func() *world) []stepDef {
 	assert(`"([^"]+)" has not run`, "", th.notRun)
 	assert(`"([^"]+)" has run (\d+) times?`, "", th.ranTimes)
 	assert(`"([^"]+)" has run at most once`, "", th.ranAtMostOnce)
+	assert(`"([^"]+)" has run`, "", th.hasRun)
+	assert(`"([^"]+)" has not run again after its result`, "", th.notRunAfterResult)
 	assert(`the turn resolved "([^"]+)" once, or refused the message with a clear error`, "", th.resolvedOnceOrRefused)
 	assert(`"([^"]+)" has not run with (\{.*\})`, "", th.notRunWith)
 	assert(`"([^"]+)" ran with (\{.*\})`, "", th.ranWith)

@@ -1099,3 +1099,44 @@ func (t *then) failedAsDeclared(ctx context.Context, callID, text string) error 
 	}
 	return t.receivedError(ctx, turn.FirstModelCall, callID, text)
 }
+
+// hasRun: the call (or a call of the tool) ran, at least once; how often
+// is another rule's (WIRE-03 within a turn, PRE-03 across turns).
+func (t *then) hasRun(_ context.Context, what string) error {
+	if runs := t.world().runsOf(what); len(runs) == 0 {
+		return fmt.Errorf("%s never ran", what)
+	}
+	return nil
+}
+
+// notRunAfterResult (PRE-03): once a call has a result in the
+// conversation, it never runs again.
+func (t *then) notRunAfterResult(_ context.Context, callID string) error {
+	w := t.world()
+	first := 0 // the turn after which the call had a result
+	for _, rec := range w.turns {
+		if _, ok := model.IndexOf(rec.sent).Result(callID); ok {
+			first = rec.N - 1
+			break
+		}
+		if rec.Response != nil {
+			if _, ok := model.IndexOf(rec.Response.Messages).Result(callID); ok {
+				first = rec.N
+				break
+			}
+		}
+	}
+	if first == 0 {
+		return fmt.Errorf("the conversation never held a result for %s", callID)
+	}
+	var again []toolRun
+	for _, r := range w.runsOf(callID) {
+		if r.Turn > first {
+			again = append(again, r)
+		}
+	}
+	if len(again) > 0 {
+		return fmt.Errorf("%s had its result in turn %d and ran again%s", callID, first, turnsOf(again))
+	}
+	return nil
+}

@@ -152,7 +152,7 @@ func (w *world) ensureSim() error {
 	}
 	sim, err := simulator.New(simulator.Script{Provider: w.profile}, simulator.WithObserver(func(call int) {
 		w.tl.add(timelineEvent{Kind: "model-call", Turn: len(w.turns), ModelCall: call})
-	}))
+	}), simulator.PastEnd(simulator.Reply{Text: "(the scenario scripts no reply for this model call)"}))
 	if err != nil {
 		return err
 	}

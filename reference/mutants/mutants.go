@@ -76,7 +76,7 @@ var all = []Mutant{
 	mutant("re-executes-resolved-calls", fault.ReexecuteResolved, []string{"PRE-03"},
 		"runs an approved call again although the history already holds its result (and keeps no ledger of runs)", "seed 000 excludeResolved").
 		withFaults(fault.NoReplayLedger),
-	mutant("forwards-orphan-responses", fault.ForwardOrphans, []string{"PRE-04"},
+	mutant("forwards-orphan-responses", fault.ForwardOrphans, []string{"PRE-12"},
 		"sends approval responses that match no request on to the model", "seed 000 test 1.5"),
 	mutant("no-toolkit-check", fault.NoToolkitCheck, []string{"PRE-05"},
 		"calls the model although approvals are pending and no toolkit was given", "seed 000 Phase 1"),
