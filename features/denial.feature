@@ -63,7 +63,7 @@ Feature: Denial results
       | generate |
       | stream   |
 
-  @DEN-02 @PRE-02 @REQ-01
+  @DEN-02 @DEN-01 @PRE-02 @REQ-01
   Scenario Outline: denials without a reason read the same stable text (<mode>)
     Given the agent runs in <mode> mode
     And the model calls:
@@ -75,6 +75,7 @@ Feature: Denial results
     Given the model replies "I left both alone."
     When the user denies "call_1" and "call_2"
     Then [PRE-02] model call 2 received exactly one result for each of "call_1" and "call_2"
+    And [DEN-01] model call 2 received an "execution-denied" result for "call_1"
     And [DEN-02] model call 2 received the same denial text for "call_1" and "call_2"
 
     Examples:

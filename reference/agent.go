@@ -170,6 +170,26 @@ func WithIDs(next func() string) Option { return func(a *Agent) { a.newID = next
 // refuse replays (10,000 by default).
 func WithLedgerSize(n int) Option { return func(a *Agent) { a.ledger = newLedger(n) } }
 
+// WithOrphansRefused makes the agent refuse a message holding an approval
+// response that matches no request it issued (InvalidApproval), instead of
+// ignoring the stray response: both are allowed (PRE-04).
+func WithOrphansRefused() Option { return func(a *Agent) { a.refuseOrphans = true } }
+
+// WithLenientDecoding makes the agent ignore fields of a message part it
+// does not know, instead of refusing them: allowed, as long as they never
+// change the outcome (ERR-01).
+func WithLenientDecoding() Option { return func(a *Agent) { a.lenient = true } }
+
+// WithToolErrorsFailTheTurn makes a failing tool fail the turn with
+// ToolExecution instead of giving the model an error result: allowed, when
+// declared (toolErrors: turn-error), by ERR-02.
+func WithToolErrorsFailTheTurn() Option { return func(a *Agent) { a.toolErrorsFail = true } }
+
+// WithUntypedResults makes a denial an ordinary text result that carries
+// the reason, as SDKs without typed results do: allowed, when declared
+// (untypedResults).
+func WithUntypedResults() Option { return func(a *Agent) { a.untyped = true } }
+
 // WithFaults makes the agent a mutant carrying the given bugs. Only the
 // mutants package can name a fault set.
 func WithFaults(f fault.Set) Option { return func(a *Agent) { a.faults = f } }
@@ -183,6 +203,12 @@ type Agent struct {
 	newID    func() string
 	ledger   *ledger
 	faults   fault.Set
+	// refuseOrphans and lenient are allowed variants (WithOrphansRefused,
+	// WithLenientDecoding).
+	refuseOrphans  bool
+	lenient        bool
+	toolErrorsFail bool
+	untyped        bool
 }
 
 // New returns an agent.

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"encoding/json"
 	"regexp"
 
 	"github.com/approval-conformance-kit/ack/model"
@@ -16,6 +17,9 @@ func (a *Agent) DecodeHistory(data []byte) ([]model.Message, error) {
 		// does: any non-empty string counts as true.
 		data = quotedApproved.ReplaceAll(data, []byte(`"approved":true`))
 	}
+	if a.lenient {
+		data = dropUnknownFields(data)
+	}
 	msgs, err := model.DecodeMessages(data)
 	if err != nil {
 		return nil, &Error{Code: InvalidMessages, Message: err.Error(), Err: err}
@@ -24,3 +28,41 @@ func (a *Agent) DecodeHistory(data []byte) ([]model.Message, error) {
 }
 
 var quotedApproved = regexp.MustCompile(`"approved"\s*:\s*"[^"]+"`)
+
+// knownFields are the fields of the canonical model a part may carry.
+var knownFields = map[string]bool{
+	"type": true, "text": true, "toolCallId": true, "toolName": true, "input": true, "output": true,
+	"providerExecuted": true, "approvalId": true, "approved": true, "reason": true, "signature": true,
+	"providerOptions": true, "data": true, "mediaType": true, "filename": true, "url": true,
+}
+
+// dropUnknownFields removes the fields a part does not know from a JSON
+// conversation, so that the strict decoder judges the rest. Input that is
+// not an array of messages is left as it is, for the decoder to refuse.
+func dropUnknownFields(data []byte) []byte {
+	var msgs []map[string]json.RawMessage
+	if json.Unmarshal(data, &msgs) != nil {
+		return data
+	}
+	for _, m := range msgs {
+		var parts []map[string]json.RawMessage
+		if json.Unmarshal(m["content"], &parts) != nil {
+			continue
+		}
+		for _, p := range parts {
+			for k := range p {
+				if !knownFields[k] {
+					delete(p, k)
+				}
+			}
+		}
+		if b, err := json.Marshal(parts); err == nil {
+			m["content"] = b
+		}
+	}
+	out, err := json.Marshal(msgs)
+	if err != nil {
+		return data
+	}
+	return out
+}

@@ -71,6 +71,10 @@ func (r *run) collect() (*plan, error) {
 		resp := ix.Part(loc)
 		reqLoc, ok := requests[resp.ApprovalID]
 		if !ok {
+			if r.agent.refuseOrphans {
+				return nil, &Error{Code: InvalidApproval, Message: fmt.Sprintf(
+					"approval response %s (messages[%d]) matches no approval request of this conversation", resp.ApprovalID, loc.Message)}
+			}
 			continue // orphan response: never acted on, stripped from the prompt
 		}
 		req := ix.Part(reqLoc)
@@ -308,6 +312,11 @@ func (r *run) denialOutput(reason string) *model.ToolOutput {
 		return model.TextOutput("denied")
 	case r.agent.faults.Has(fault.DropDenialReason):
 		return model.DeniedOutput("")
+	case r.agent.untyped:
+		if reason == "" {
+			return model.TextOutput("Tool execution was denied by the user.")
+		}
+		return model.TextOutput("Tool execution was denied by the user: " + reason)
 	}
 	return model.DeniedOutput(reason)
 }

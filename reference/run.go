@@ -30,6 +30,20 @@ type run struct {
 	usage       llm.Usage
 	deferred    *model.Message // results a mutant holds back until after the model call
 	policyCache map[string]bool
+
+	failMu   sync.Mutex
+	toolFail error // the first tool failure, when tool failures fail the turn
+}
+
+// failed returns the turn error of a failed tool, when the agent fails the
+// turn on tool failures (WithToolErrorsFailTheTurn).
+func (r *run) failed() error {
+	r.failMu.Lock()
+	defer r.failMu.Unlock()
+	if r.toolFail == nil {
+		return nil
+	}
+	return &Error{Code: ToolExecution, Message: r.toolFail.Error(), Err: r.toolFail}
 }
 
 func (r *run) do(ctx context.Context) (*Result, error) {
@@ -47,6 +61,9 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 	late := r.agent.faults.Has(fault.LateResolution) || (r.mode == "stream" && r.agent.faults.Has(fault.StreamSkipsResolution))
 	if !late {
 		if err := r.resolve(ctx, p); err != nil {
+			return nil, err
+		}
+		if err := r.failed(); err != nil {
 			return nil, err
 		}
 	}
@@ -83,6 +100,9 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 
 		pending, ranLocal, err := r.handleCalls(ctx, prompt, resp)
 		if err != nil {
+			return nil, err
+		}
+		if err := r.failed(); err != nil {
 			return nil, err
 		}
 		finish := resp.FinishReason
@@ -385,6 +405,13 @@ func (r *run) execute(ctx context.Context, tool Tool, call model.Part) (out *mod
 	if err != nil {
 		if r.agent.faults.Has(fault.DanglingOnToolError) {
 			return nil
+		}
+		if r.agent.toolErrorsFail {
+			r.failMu.Lock()
+			if r.toolFail == nil {
+				r.toolFail = fmt.Errorf("tool %q (call %s) failed: %w", tool.Name, call.ToolCallID, err)
+			}
+			r.failMu.Unlock()
 		}
 		return model.ErrorTextOutput("Error: " + err.Error())
 	}

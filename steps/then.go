@@ -103,6 +103,13 @@ func (t *then) asksOrFails(_ context.Context, callID string) error {
 		if strings.TrimSpace(e.Message) == "" {
 			return fmt.Errorf("the turn failed with %s but no message says why", e.Code)
 		}
+		made := false
+		for _, c := range t.world().callsMadeIn(last) {
+			made = made || c.ID == callID
+		}
+		if !made {
+			return fmt.Errorf("the turn failed with %s before the model made the call %s: its approval was never at stake", e.Code, callID)
+		}
 		return nil
 	}
 	if !hasRequest(last.Response.Messages, callID) {
@@ -176,7 +183,7 @@ func (t *then) everyCallAccounted(_ context.Context) error {
 	ix := model.IndexOf(last.Response.Messages)
 	made := w.callsMadeIn(last)
 	if len(made) == 0 {
-		return &authoringError{err: fmt.Errorf("turn %d: the model made no local tool call in it, so there is nothing to account for", last.N)}
+		return blocked("the model made no local tool call in turn %d (it was called %d time(s)), so there is nothing to account for", last.N, last.LastModelCall-last.FirstModelCall+1)
 	}
 	for _, c := range made {
 		id := c.ID
@@ -695,15 +702,16 @@ func (t *then) sameDenialText(_ context.Context, call int, a, b string) error {
 	if err != nil {
 		return err
 	}
+	untyped := t.world().info.Features.UntypedResults
 	for _, r := range []model.Part{x, y} {
-		if r.Output.Type != model.OutputExecutionDenied {
-			return fmt.Errorf("model call %d received a %s result for %s, want execution-denied", call, r.Output.Type, r.ToolCallID)
+		if !untyped && r.Output.Type != model.OutputExecutionDenied {
+			return blocked("model call %d received a %s result for %s, not a denial", call, r.Output.Type, r.ToolCallID)
 		}
 	}
-	if x.Output.Reason != y.Output.Reason {
+	if !untyped && x.Output.Reason != y.Output.Reason {
 		return fmt.Errorf("two denials without a reason read differently: %q and %q", x.Output.Reason, y.Output.Reason)
 	}
-	if t.overWire(call) {
+	if t.overWire(call) || untyped {
 		tx, err := t.wireText(call, a)
 		if err != nil {
 			return err

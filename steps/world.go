@@ -476,6 +476,12 @@ func (w *world) modelCall(n int) (simulator.Entry, error) {
 			return e, nil
 		}
 	}
+	if last, err := w.last(); err == nil && last.Response != nil && last.Response.Error != nil && last.Response.Error.Code != "Model" && n >= last.FirstModelCall {
+		// The turn was refused before it got that far: nothing reached the
+		// model, so what a prompt holds is not at stake. Whether refusing
+		// was right is the turn assertions' to judge.
+		return simulator.Entry{}, &naError{why: fmt.Sprintf("there was no model call %d: turn %d was refused with %s", n, last.N, last.Response.Error.Code)}
+	}
 	return simulator.Entry{}, fmt.Errorf("there was no model call %d (the model was called %d time(s))", n, w.sim.Calls())
 }
 

@@ -290,6 +290,9 @@ func (c *Client) done() {
 // continuation under way marks itself skipped; the running one re-checks
 // when it ends.
 func (c *Client) checkForContinuation() {
+	if c.faults.Has(fault.NeverContinue) {
+		return
+	}
 	c.mu.Lock()
 	if c.continuationPending || c.loading {
 		if !c.faults.Has(fault.NoContinuationSkipped) {

@@ -35,6 +35,7 @@ type Target struct {
 	mu            sync.Mutex
 	conversations map[string]*reference.Agent
 	order         []string
+	adjust        []func(*target.Features)
 }
 
 // maxConversations bounds the agents kept for conversations; the oldest
@@ -67,6 +68,12 @@ func (t *Target) agentFor(conversation string) *reference.Agent {
 // Option configures a Target.
 type Option func(*Target)
 
+// WithFeatures adjusts the features the target declares (for variants of
+// the reference that differ in ways the norms allow).
+func WithFeatures(adjust func(*target.Features)) Option {
+	return func(t *Target) { t.adjust = append(t.adjust, adjust) }
+}
+
 // WithClientOptions configures the reference chat client of the client role.
 func WithClientOptions(opts ...chatclient.Option) Option {
 	return func(t *Target) { t.clientOpts = append(t.clientOpts, opts...) }
@@ -98,7 +105,7 @@ func New(agent *reference.Agent, name string, opts ...Option) *Target {
 
 // Info implements target.Target.
 func (t *Target) Info(context.Context) (*target.Info, error) {
-	return &target.Info{
+	info := &target.Info{
 		Name:    t.name,
 		Version: Version,
 		SDK:     "ack-reference",
@@ -116,7 +123,11 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ModelAPIs:        append([]string(nil), t.modelAPIs...),
 			ClientDialects:   t.dialects,
 		},
-	}, nil
+	}
+	for _, a := range t.adjust {
+		a(&info.Features)
+	}
+	return info, nil
 }
 
 // Agent implements target.Target.

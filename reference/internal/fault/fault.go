@@ -52,6 +52,9 @@ const (
 	FilterApprovalEvents
 	StateRegresses
 	DuplicateParts
+	// NeverContinue is a vacuity probe's client: it never sends a
+	// continuation (reference/probes).
+	NeverContinue
 	maxFault
 )
 
