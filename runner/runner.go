@@ -112,7 +112,7 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	out := opts.Output
 	format := opts.Format
 	if format == "" || out == nil {
-		format, out = "progress", io.Discard
+		format, out = silentFormat, io.Discard
 	}
 
 	run := &report.Run{Started: time.Now(), Seed: opts.Seed, Target: opts.Name}
