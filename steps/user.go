@@ -113,6 +113,9 @@ func (u *user) pendingCallsTo(tool string) []string {
 }
 
 func (u *user) approvesTwice(ctx context.Context, callID string) error {
+	if err := u.world().requireFeature("freeApprovals", "free-standing approval responses (its answers live on their calls: boundApprovals)"); err != nil {
+		return err
+	}
 	p, err := u.response(callID, true, "")
 	if err != nil {
 		return err
@@ -121,6 +124,9 @@ func (u *user) approvesTwice(ctx context.Context, callID string) error {
 }
 
 func (u *user) conflicting(ctx context.Context, callID string) error {
+	if err := u.world().requireFeature("freeApprovals", "free-standing approval responses (its answers live on their calls: boundApprovals)"); err != nil {
+		return err
+	}
 	yes, err := u.response(callID, true, "")
 	if err != nil {
 		return err
@@ -130,6 +136,9 @@ func (u *user) conflicting(ctx context.Context, callID string) error {
 }
 
 func (u *user) withOrphan(ctx context.Context, callID, ghost string) error {
+	if err := u.world().requireFeature("freeApprovals", "free-standing approval responses (its answers live on their calls: boundApprovals)"); err != nil {
+		return err
+	}
 	p, err := u.response(callID, true, "")
 	if err != nil {
 		return err
@@ -183,6 +192,9 @@ func (u *user) replay(ctx context.Context) error {
 // malformed sends an approval response given as raw JSON in which $APPROVAL
 // stands for the call's approval id.
 func (u *user) malformed(ctx context.Context, callID, raw string) error {
+	if err := u.world().requireFeature("freeApprovals", "free-standing approval responses (its answers live on their calls: boundApprovals)"); err != nil {
+		return err
+	}
 	req, err := u.world().approvalFor(callID)
 	if err != nil {
 		return err
@@ -294,6 +306,9 @@ func approvedOf(answer string) (bool, error) {
 // approvesTwiceAcross sends the same approval in two tool messages of one
 // request.
 func (u *user) approvesTwiceAcross(ctx context.Context, callID string) error {
+	if err := u.world().requireFeature("freeApprovals", "free-standing approval responses (its answers live on their calls: boundApprovals)"); err != nil {
+		return err
+	}
 	p, err := u.response(callID, true, "")
 	if err != nil {
 		return err
@@ -304,6 +319,9 @@ func (u *user) approvesTwiceAcross(ctx context.Context, callID string) error {
 // conflictingAcross approves a call in one tool message and denies it in
 // the next, in one request.
 func (u *user) conflictingAcross(ctx context.Context, callID string) error {
+	if err := u.world().requireFeature("freeApprovals", "free-standing approval responses (its answers live on their calls: boundApprovals)"); err != nil {
+		return err
+	}
 	yes, err := u.response(callID, true, "")
 	if err != nil {
 		return err
