@@ -151,24 +151,26 @@ type Run struct {
 	Started    time.Time     `json:"started"`
 	Duration   time.Duration `json:"durationNs"`
 	Seed       int64         `json:"seed"`
-	// Level is the lowest check level that counted, as Aggregate last
-	// computed the checks ("" if it never did).
+	// Level is the lowest check level required to pass, as Aggregate last
+	// computed the checks ("" if it never did): a MUST check's failure
+	// always fails a run; at level should, a SHOULD check's warning does
+	// too; at level may, every check's.
 	Level     checks.Level `json:"level,omitempty"`
 	Scenarios []Scenario   `json:"scenarios"`
 	Checks    []Check      `json:"checks"`
 }
 
 // Aggregate computes the per-check results from the scenarios, for every
-// check in the catalogue at or above minLevel (checks no scenario names
-// are left out).
-func (r *Run) Aggregate(minLevel checks.Level) {
-	r.Level = minLevel
+// check in the catalogue (checks no scenario names are left out), and
+// records the level required to pass.
+func (r *Run) Aggregate(required checks.Level) {
+	if required == "" {
+		required = checks.Must
+	}
+	r.Level = required
 	byID := map[string]*Check{}
 	var order []string
 	for _, c := range checks.All() {
-		if c.Level.Rank() < minLevel.Rank() {
-			continue
-		}
 		byID[c.ID] = &Check{Check: c, Verdict: NotApplicable}
 		order = append(order, c.ID)
 	}
@@ -233,11 +235,31 @@ func (r *Run) ScenarioTotals() map[Verdict]int {
 	return t
 }
 
-// Certified reports whether every MUST check passed (or does not apply) and
-// no scenario errored or timed out.
+// Required reports whether a check must pass for the run to pass: every
+// MUST check, and the checks down to the run's level.
+func (r *Run) Required(c checks.Check) bool {
+	level := r.Level
+	if level == "" {
+		level = checks.Must
+	}
+	return c.Level == checks.Must || c.Level.Rank() >= level.Rank()
+}
+
+// Failed reports whether a required check failed (or, below MUST, warned).
+func (r *Run) Failed() bool {
+	for _, c := range r.Checks {
+		if r.Required(c.Check) && (c.Verdict == Fail || c.Verdict == Warn) {
+			return true
+		}
+	}
+	return false
+}
+
+// Certified reports whether every required check passed (or does not
+// apply) and no scenario errored or timed out.
 func (r *Run) Certified() bool {
 	for _, c := range r.Checks {
-		if c.Level == checks.Must && c.Verdict != Pass && c.Verdict != NotApplicable {
+		if r.Required(c.Check) && c.Verdict != Pass && c.Verdict != NotApplicable {
 			return false
 		}
 	}

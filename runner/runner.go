@@ -47,7 +47,7 @@ type Options struct {
 	// Tags filters scenarios, in godog's syntax: "@PRE-01", "~@should",
 	// "@REQ-01,@REQ-02" (or), "@stream && ~@should" (and).
 	Tags string
-	// Level is the lowest check level that counts (MAY by default: all).
+	// Level is the lowest check level required to pass (MUST by default).
 	Level checks.Level
 	// Timeout bounds each turn (10s when zero).
 	Timeout time.Duration
@@ -107,7 +107,7 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	}
 	level := opts.Level
 	if level == "" {
-		level = checks.May
+		level = checks.Must
 	}
 	out := opts.Output
 	format := opts.Format

@@ -36,7 +36,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	mutant := fs.String("mutant", "", "run against a mutant of the reference (see: conformance mutants)")
 	denial := fs.String("denial-policy", "independent", "the reference's denial policy: independent or abort-remaining")
 	tags := fs.String("tags", "", `run the scenarios matching a tag expression, e.g. "@PRE-01", "~@should", "@REQ-01,@REQ-02"`)
-	level := fs.String("level", "may", "the lowest check level that counts: must, should or may")
+	level := fs.String("level", "must", "the lowest check level required to pass: must (default), should (a SHOULD warning fails the run) or may")
 	formats := fs.String("format", formatPretty, "comma-separated outputs: pretty (the summary on stdout), "+strings.Join(report.Formats(), ", ")+", or all")
 	reportRoot := fs.String("report", "", "write the report files to DIR/<target>/<timestamp>/ (every file format unless --format says)")
 	expected := fs.String("expected-failures", "", "a YAML baseline of expected failures; unexpected failures and stale entries fail the run")
@@ -259,10 +259,8 @@ func baseNames(paths []string) []string {
 // exitCode is 1 when a MUST check failed, else 2 when a scenario could not
 // be run, else 0.
 func exitCode(r *report.Run) int {
-	for _, c := range r.Checks {
-		if c.Level == checks.Must && c.Verdict == report.Fail {
-			return exitFail
-		}
+	if r.Failed() {
+		return exitFail
 	}
 	if !r.Certified() {
 		return exitHarness
