@@ -90,8 +90,8 @@ var all = []Check{
 	{"REQ-06", Must, "REQ", Agent, "Every call of a step ends the turn with a result or a pending approval; none is dropped.", "seed 003; provider 400 on dangling calls"},
 	{"REQ-07", Must, "REQ", Agent, "Approval-request events reach the consumer of a stream unchanged and in order.", "seed 004"},
 
-	{"PRE-01", Must, "PRE", Agent, "Approved calls are executed before the model is called, and the prompt contains their results.", "seed 000 Expected Flow"},
-	{"PRE-02", Must, "PRE", Agent, "Denied calls are not executed; the prompt contains a denial result for each.", "seed 000 Phase 4"},
+	{"PRE-01", Must, "PRE", Agent, "Approved calls are executed before the model is called; the prompt, like the messages the turn returns, holds exactly one result for each.", "seed 000 Expected Flow"},
+	{"PRE-02", Must, "PRE", Agent, "Denied calls are not executed; the prompt, like the messages the turn returns, holds exactly one denial result for each.", "seed 000 Phase 4"},
 	{"PRE-03", Must, "PRE", Agent, "A call that already has a result anywhere in the history is not executed again.", "seed 000 excludeResolved, test 3.5"},
 	{"PRE-04", Must, "PRE", Agent, "A response that matches no request never causes execution. The runtime may ignore it or refuse the message with a clear error (whether it reaches the model is PRE-12's rule; whether it blocks the valid answers beside it, PRE-14's).", "seed 000 test 1.5, 5.2"},
 	{"PRE-05", Must, "PRE", Agent, "Pending approvals with no or an empty toolkit fail with ToolkitRequired; the model is not called and nothing runs.", "seed 000 Phase 1, test 3.3"},

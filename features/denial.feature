@@ -84,13 +84,13 @@ Feature: Denial results
       | stream   |
 
   @DEN-03 @PRE-02 @REQ-01
-  Scenario Outline: a denial reads the same in later turns (<reason>, <mode>)
+  Scenario Outline: a denial reads the same in later turns (<case>, <mode>)
     Given the agent runs in <mode> mode
     And the model calls "deleteFile" with {"path":"/a"} as "call_1"
     When the user says "delete /a"
     Then [REQ-01] an approval is requested for "call_1"
     Given the model replies "I left /a alone."
-    When the user denies "call_1" because "<reason>"
+    When the user <denies>
     Then [PRE-02] "deleteFile" has not run
     Given the model replies "Then what can I do?"
     When the user says "nothing for now"
@@ -100,8 +100,8 @@ Feature: Denial results
     Then [DEN-03] model call 4 received the same result for "call_1" as model call 2
 
     Examples:
-      | reason    | mode     |
-      | not today | generate |
-      | not today | stream   |
-      |           | generate |
-      |           | stream   |
+      | case             | denies                             | mode     |
+      | with a reason    | denies "call_1" because "not today" | generate |
+      | with a reason    | denies "call_1" because "not today" | stream   |
+      | without a reason | denies "call_1"                    | generate |
+      | without a reason | denies "call_1"                    | stream   |

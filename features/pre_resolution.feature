@@ -114,6 +114,25 @@ Feature: Pre-resolution
       | generate |
       | stream   |
 
+  @PRE-04 @REQ-01
+  Scenario Outline: a response whose id is a call id, not an approval id, answers nothing (<mode>)
+    Given the agent runs in <mode> mode
+    And the model calls:
+      | id     | tool       | input         |
+      | call_1 | deleteFile | {"path":"/a"} |
+      | call_2 | deleteFile | {"path":"/b"} |
+    When the user says "delete /a and /b"
+    Then [REQ-01] approvals are requested for "call_1" and "call_2"
+    Given the model may reply "Deleted /a; /b waits."
+    When the user approves "call_1" along with the unknown approval "call_2"
+    Then [PRE-04] "call_2" has not run
+    And [PRE-04] "call_1" has run at most once
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |
+
   @PRE-05 @REQ-01
   Scenario Outline: pending approvals with <toolkit> toolkit fail with ToolkitRequired (<mode>)
     Given the agent runs in <mode> mode

@@ -9,12 +9,15 @@ Feature: Trust
     Given a tool "deleteFile" that needs approval
     And a tool "readFile" that needs no approval
 
-  @SEC-01 @REQ-01
+  @SEC-01 @REQ-01 @PRE-02
   Scenario Outline: a forged approval does not run <tool> as approved (<how>, <mode>)
     Given the agent runs in <mode> mode
     And the model calls "deleteFile" with {"path":"/tmp/x"} as "call_1"
     When the user says "delete /tmp/x"
     Then [REQ-01] an approval is requested for "call_1"
+    Given the model replies "I will leave /tmp/x alone."
+    When the user denies "call_1"
+    Then [PRE-02] "deleteFile" has not run
     Given the model may reply "Done."
     When the user sends <how> for "<tool>" with {"path":"/etc/passwd"} as "call_forged"
     Then [SEC-01] "<tool>" has not run with {"path":"/etc/passwd"}

@@ -61,7 +61,17 @@ func (r *run) collect() (*plan, error) {
 	var order []*decision
 	var providerRuns []model.Part
 	firstInMessage := map[int]bool{}
+	lastTool := -1
+	for i, m := range h {
+		if m.Role == model.RoleTool {
+			lastTool = i
+		}
+	}
+	firstMsg := map[string]int{} // the message of a call's first answer
 	for _, loc := range ix.ResponseOrder {
+		if r.agent.faults.Has(fault.LastToolMessageOnly) && loc.Message != lastTool {
+			continue
+		}
 		if r.agent.faults.Has(fault.FirstResponseOnly) {
 			if firstInMessage[loc.Message] {
 				continue
@@ -70,6 +80,12 @@ func (r *run) collect() (*plan, error) {
 		}
 		resp := ix.Part(loc)
 		reqLoc, ok := requests[resp.ApprovalID]
+		if !ok && r.agent.faults.Has(fault.CallIDAsApprovalID) {
+			// The mutant confuses approval ids with tool call ids.
+			if req, found := ix.RequestForCall(resp.ApprovalID); found {
+				reqLoc, ok = requests[req.ApprovalID]
+			}
+		}
 		if !ok {
 			if r.agent.refuseOrphans {
 				return nil, &Error{Code: InvalidApproval, Message: fmt.Sprintf(
@@ -88,10 +104,23 @@ func (r *run) collect() (*plan, error) {
 			}
 			continue // the provider's own approval: forwarded, never run here
 		}
-		if _, resolved := ix.Result(call.ToolCallID); resolved && !r.agent.faults.Has(fault.ReexecuteResolved) {
+		resolved := false
+		for _, res := range ix.Results[call.ToolCallID] {
+			if !r.agent.faults.Has(fault.ResultInSameMessageIgnored) || res.Message < loc.Message {
+				resolved = true
+			}
+		}
+		if resolved && !r.agent.faults.Has(fault.ReexecuteResolved) {
 			continue // already has a result: never run again
 		}
 		d, seen := byCall[call.ToolCallID]
+		if seen && r.agent.faults.Has(fault.ConflictAcrossMessagesBoth) && firstMsg[call.ToolCallID] != loc.Message && d.approved != resp.Approved {
+			// The mutant decides each message on its own.
+			seen = false
+		}
+		if !seen {
+			firstMsg[call.ToolCallID] = loc.Message
+		}
 		if !seen {
 			d = &decision{approvalID: req.ApprovalID, request: req, call: call, callMsg: ix.Calls[call.ToolCallID].Message,
 				callPos: position[call.ToolCallID], approved: resp.Approved, reason: resp.Reason}
@@ -116,7 +145,11 @@ func (r *run) collect() (*plan, error) {
 	sort.SliceStable(order, func(i, j int) bool { return order[i].callPos < order[j].callPos })
 	p := &plan{decisions: order, providerRuns: providerRuns}
 
-	if len(p.decisions) > 0 && len(r.turn.Tools) == 0 && !r.agent.faults.Has(fault.NoToolkitCheck) {
+	noToolkit := len(r.turn.Tools) == 0
+	if r.agent.faults.Has(fault.EmptyToolkitUnchecked) {
+		noToolkit = r.turn.Tools == nil
+	}
+	if len(p.decisions) > 0 && noToolkit && !r.agent.faults.Has(fault.NoToolkitCheck) {
 		names := make([]string, len(p.decisions))
 		for i, d := range p.decisions {
 			names[i] = d.call.ToolName
@@ -135,6 +168,20 @@ func (r *run) collect() (*plan, error) {
 	if !r.agent.faults.Has(fault.ValidateLate) && !r.agent.faults.Has(fault.SkipUnknownTool) && len(r.turn.Tools) > 0 {
 		if err := r.checkToolsExist(p); err != nil {
 			return nil, err
+		}
+	}
+	if r.agent.faults.Has(fault.RunUnanswered) {
+		// The mutant takes a call still waiting for its answer as approved.
+		for _, id := range ix.CallOrder {
+			call, _ := ix.Call(id)
+			req, hasReq := ix.RequestForCall(id)
+			_, hasResult := ix.Result(id)
+			if _, decided := byCall[id]; decided || !hasReq || hasResult || call.ProviderExecuted {
+				continue
+			}
+			d := &decision{approvalID: req.ApprovalID, request: req, call: call, callMsg: ix.Calls[id].Message, callPos: position[id], approved: true}
+			byCall[id] = d
+			p.decisions = append(p.decisions, d)
 		}
 	}
 	if err := r.checkAllAnswered(ix, byCall); err != nil {
@@ -226,6 +273,9 @@ func (r *run) resolve(ctx context.Context, p *plan) error {
 			switch {
 			case r.agent.faults.Has(fault.LostResultsOnPartialDenial):
 				continue // the rest of the step is never processed
+			case r.agent.denial == AbortRemaining && r.agent.faults.Has(fault.WrongSkipText):
+				outputs[i] = model.ErrorTextOutput("Error: Tool execution skipped.")
+				continue
 			case r.agent.denial == AbortRemaining:
 				outputs[i] = model.ErrorTextOutput(SkippedText)
 				continue
@@ -298,6 +348,12 @@ func (r *run) stepHasDenial(p *plan, msg int) bool {
 // addResults appends a tool message of results and emits their events.
 func (r *run) addResults(msg model.Message) error {
 	r.append(msg)
+	if r.agent.faults.Has(fault.DuplicateResultsMessage) {
+		r.added = append(r.added, msg) // the turn reports it twice; the prompt holds it once
+	}
+	if r.agent.faults.Has(fault.StreamDropsResultEvents) {
+		return nil
+	}
 	for _, part := range msg.Content {
 		if err := r.emit(model.PartEvent(part)); err != nil {
 			return err

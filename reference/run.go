@@ -33,6 +33,7 @@ type run struct {
 
 	failMu   sync.Mutex
 	toolFail error // the first tool failure, when tool failures fail the turn
+	step     int   // the step under way, from 0
 }
 
 // failed returns the turn error of a failed tool, when the agent fails the
@@ -73,6 +74,7 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 	}
 	res := &Result{}
 	for step := 0; step < maxSteps; step++ {
+		r.step = step
 		prompt := r.prompt()
 		if err := r.emit(model.Event{Type: model.EventStartStep}); err != nil {
 			return nil, err
@@ -275,7 +277,7 @@ func (r *run) handleCalls(ctx context.Context, prompt []model.Message, resp *llm
 		req.Signature = r.agent.sign(id, part.ToolCallID, part.ToolName, part.Input)
 		requests = append(requests, req)
 		pending++
-		if r.agent.faults.Has(fault.RunBeforeApproval) {
+		if r.agent.faults.Has(fault.RunBeforeApproval) || (r.step > 0 && r.agent.faults.Has(fault.LaterStepRunsUnapproved)) {
 			r.execute(ctx, tool, part)
 		}
 		pl.pending = true
@@ -362,12 +364,20 @@ func (r *run) needsApproval(ctx context.Context, tool Tool, call model.Part, pro
 			return v
 		}
 	}
+	msgs := model.Clone(prompt)
+	if r.agent.faults.Has(fault.PolicyWithoutMessages) {
+		msgs = nil
+	}
 	need, err := safePolicy(ctx, tool.Approval.dynamic, PolicyInput{
 		Call:     Call{ToolName: call.ToolName, ToolCallID: call.ToolCallID, Input: call.Input},
-		Messages: model.Clone(prompt),
+		Messages: msgs,
 	})
+	var panicked *policyPanic
 	if err != nil {
 		need = !r.agent.faults.Has(fault.FailOpenPolicy)
+		if errors.As(err, &panicked) && r.agent.faults.Has(fault.PanickingPolicyFailsOpen) {
+			need = false
+		}
 	}
 	if r.agent.faults.Has(fault.PolicyCachedPerTool) {
 		if r.policyCache == nil {
@@ -384,11 +394,16 @@ func safePolicy(ctx context.Context, fn PolicyFunc, in PolicyInput) (need bool, 
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			need, err = true, fmt.Errorf("policy panicked: %v", p)
+			need, err = true, &policyPanic{value: p}
 		}
 	}()
 	return fn(ctx, in)
 }
+
+// policyPanic is a dynamic policy that panicked.
+type policyPanic struct{ value any }
+
+func (p *policyPanic) Error() string { return fmt.Sprintf("policy panicked: %v", p.value) }
 
 // execute runs a tool once and returns its output. A failure becomes an
 // error-text output; a panic is contained.

@@ -15,6 +15,9 @@ import (
 func (a *Agent) sign(approvalID, toolCallID, toolName string, input json.RawMessage) string {
 	mac := hmac.New(sha256.New, a.secret)
 	mac.Write([]byte("ack-approval-v1\n"))
+	if a.faults.Has(fault.SignatureIgnoresName) {
+		toolName = ""
+	}
 	mac.Write([]byte(approvalID + "\n" + toolCallID + "\n" + toolName + "\n"))
 	if !a.faults.Has(fault.SignatureIgnoresInput) {
 		mac.Write(canonicalJSON(input))
@@ -25,7 +28,7 @@ func (a *Agent) sign(approvalID, toolCallID, toolName string, input json.RawMess
 // verify reports whether sig is this agent's signature of the call.
 func (a *Agent) verify(sig, approvalID, toolCallID, toolName string, input json.RawMessage) bool {
 	if sig == "" {
-		return false
+		return a.faults.Has(fault.UnsignedAccepted)
 	}
 	want := a.sign(approvalID, toolCallID, toolName, input)
 	return hmac.Equal([]byte(sig), []byte(want))

@@ -190,6 +190,7 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if len(run.Scenarios) == 0 && opts.Shard.N <= 1 {
 		return nil, fmt.Errorf("runner: no scenario matched (tags %q)", opts.Tags)
 	}
+	compareModes(run)
 	run.Aggregate(level)
 	return run, nil
 }

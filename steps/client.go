@@ -429,15 +429,28 @@ func (c *clientSteps) carries(_ context.Context, n int, kind, callID string) err
 	if err != nil {
 		return err
 	}
+	// An answer may travel two ways at once (AG-UI: on the message parts
+	// and as a resume entry); each way carries it exactly once, and every
+	// copy says the same.
+	perWay := map[string]int{}
 	for _, a := range req.Answers {
-		if a.ToolCallID == callID || a.ApprovalID == approvalID(callID) {
-			if a.Approved == (kind == "approval") {
-				return nil
-			}
-			return fmt.Errorf("request %d carries the opposite answer for %s", n, callID)
+		if a.ToolCallID != callID && a.ApprovalID != approvalID(callID) {
+			continue
+		}
+		perWay[a.Via]++
+		if a.Approved != (kind == "approval") {
+			return fmt.Errorf("request %d carries the opposite answer for %s (%v)", n, callID, req.Answers)
 		}
 	}
-	return fmt.Errorf("request %d carries no %s of %s (it carries %v)", n, kind, callID, req.Answers)
+	if len(perWay) == 0 {
+		return fmt.Errorf("request %d carries no %s of %s (it carries %v)", n, kind, callID, req.Answers)
+	}
+	for way, count := range perWay {
+		if count > 1 {
+			return fmt.Errorf("request %d carries %d answers for %s in its %s, want exactly one (%v)", n, count, callID, way, req.Answers)
+		}
+	}
+	return nil
 }
 
 func (c *clientSteps) carriesNone(_ context.Context, n int, callID string) error {

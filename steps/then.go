@@ -1091,6 +1091,17 @@ func (t *then) failedAsDeclared(ctx context.Context, callID, text string) error 
 		}
 		return nil
 	}
+	if last.FirstModelCall > last.LastModelCall {
+		if e := last.Response.Error; e != nil {
+			return fmt.Errorf("the turn failed with %s (%s) instead of giving the model an error result for %s (the target declares toolErrors: result)", e.Code, e.Message, callID)
+		}
+		return fmt.Errorf("the model was not called after %s failed: its error result never reached the model", callID)
+	}
+	// The prompt first: a failing tool with no result leaves a dangling
+	// call there, which is this rule's failure (not only WIRE-01's).
+	if err := t.receivedError(ctx, last.FirstModelCall, callID, text); err != nil {
+		return err
+	}
 	turn, err := w.lastOK()
 	if err != nil {
 		return err
@@ -1102,10 +1113,7 @@ func (t *then) failedAsDeclared(ctx context.Context, callID, text string) error 
 	if !w.info.Features.UntypedResults && (!res.Output.IsFailure() || res.Output.Type == model.OutputExecutionDenied) {
 		return fmt.Errorf("the turn's result for the failed call %s is of type %s, want an error result", callID, res.Output.Type)
 	}
-	if turn.FirstModelCall > turn.LastModelCall {
-		return fmt.Errorf("the model was not called after %s failed: its error result never reached the model", callID)
-	}
-	return t.receivedError(ctx, turn.FirstModelCall, callID, text)
+	return nil
 }
 
 // hasRun: the call (or a call of the tool) ran, at least once; how often

@@ -44,6 +44,23 @@ const (
 	SignatureIgnoresInput
 	NoResultPlacement
 
+	// Neighbouring paths of the bugs above (the same mistake one branch
+	// away).
+	PanickingPolicyFailsOpen
+	EmptyToolkitUnchecked
+	UnsignedAccepted
+	SignatureIgnoresName
+	LastToolMessageOnly
+	ResultInSameMessageIgnored
+	ConflictAcrossMessagesBoth
+	RunUnanswered
+	CallIDAsApprovalID
+	StreamDropsResultEvents
+	DuplicateResultsMessage
+	WrongSkipText
+	PolicyWithoutMessages
+	LaterStepRunsUnapproved
+
 	// Faults of the chat client.
 	NoContinuationSkipped
 	ContinueEachApproval
