@@ -33,7 +33,7 @@ var quotedApproved = regexp.MustCompile(`"approved"\s*:\s*"[^"]+"`)
 var knownFields = map[string]bool{
 	"type": true, "text": true, "toolCallId": true, "toolName": true, "input": true, "output": true,
 	"providerExecuted": true, "approvalId": true, "approved": true, "reason": true, "signature": true,
-	"providerOptions": true, "data": true, "mediaType": true, "filename": true, "url": true,
+	"providerOptions": true, "data": true, "mediaType": true, "filename": true, "isAutomatic": true,
 }
 
 // dropUnknownFields removes the fields a part does not know from a JSON

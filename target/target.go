@@ -11,6 +11,7 @@
 package target
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -289,6 +290,33 @@ type TurnResponse struct {
 	// State is the opaque resume state to send with the next turn of the
 	// conversation (targets that declare resumeState).
 	State json.RawMessage `json:"state,omitempty"`
+}
+
+// UnmarshalJSON decodes a turn answer strictly: an unknown field is
+// refused, and an error in the messages names the message's index and the
+// field ("messages[2].content[0].toolName: missing field").
+func (r *TurnResponse) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Messages     json.RawMessage `json:"messages"`
+		Events       []model.Event   `json:"events,omitempty"`
+		FinishReason string          `json:"finishReason,omitempty"`
+		Error        *TurnError      `json:"error,omitempty"`
+		State        json.RawMessage `json:"state,omitempty"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return err
+	}
+	var msgs []model.Message
+	if len(w.Messages) > 0 && string(w.Messages) != "null" {
+		var err error
+		if msgs, err = model.DecodeMessagesAt(w.Messages, "messages"); err != nil {
+			return err
+		}
+	}
+	*r = TurnResponse{Messages: msgs, Events: w.Events, FinishReason: w.FinishReason, Error: w.Error, State: w.State}
+	return nil
 }
 
 // TurnError is a failed turn.
