@@ -131,6 +131,9 @@ type Turn struct {
 	Concurrency int
 	// MaxSteps bounds the model calls of the turn; 0 means the agent's default.
 	MaxSteps int
+	// DenialPolicy overrides the agent's denial policy for this turn ("":
+	// the agent's).
+	DenialPolicy DenialPolicy
 }
 
 // Result is the outcome of a turn.

@@ -273,10 +273,10 @@ func (r *run) resolve(ctx context.Context, p *plan) error {
 			switch {
 			case r.agent.faults.Has(fault.LostResultsOnPartialDenial):
 				continue // the rest of the step is never processed
-			case r.agent.denial == AbortRemaining && r.agent.faults.Has(fault.WrongSkipText):
+			case r.denialPolicy() == AbortRemaining && r.agent.faults.Has(fault.WrongSkipText):
 				outputs[i] = model.ErrorTextOutput("Error: Tool execution skipped.")
 				continue
-			case r.agent.denial == AbortRemaining:
+			case r.denialPolicy() == AbortRemaining:
 				outputs[i] = model.ErrorTextOutput(SkippedText)
 				continue
 			}
@@ -334,6 +334,14 @@ func (r *run) resolve(ctx context.Context, p *plan) error {
 		return nil
 	}
 	return r.addResults(msg)
+}
+
+// denialPolicy is the turn's denial policy.
+func (r *run) denialPolicy() DenialPolicy {
+	if r.turn.DenialPolicy != "" {
+		return r.turn.DenialPolicy
+	}
+	return r.agent.denial
 }
 
 func (r *run) stepHasDenial(p *plan, msg int) bool {

@@ -152,7 +152,18 @@ func (g *given) profile(_ context.Context, name string) error {
 }
 
 func (g *given) denialPolicy(_ context.Context, policy string) error {
-	return g.world().requireFeature("denialPolicy:"+policy, "the "+policy+" denial policy")
+	w := g.world()
+	if err := w.requireFeature("denialPolicy:"+policy, "the "+policy+" denial policy"); err != nil {
+		return err
+	}
+	def := w.info.Features.DenialPolicy
+	if def == "" {
+		def = "independent"
+	}
+	if policy != def {
+		w.options.DenialPolicy = policy // one of the policies the target lets a turn choose
+	}
+	return nil
 }
 
 func (g *given) modelCalls(_ context.Context, tool, input, id string) error {

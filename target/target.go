@@ -71,8 +71,13 @@ type Features struct {
 	ProviderExecuted bool `json:"providerExecuted"`
 	// ToolkitErrors: ToolkitRequired and ToolNotFound errors.
 	ToolkitErrors bool `json:"toolkitErrors"`
-	// DenialPolicy is independent or abort-remaining.
+	// DenialPolicy is independent or abort-remaining: the policy a turn
+	// gets when it names none.
 	DenialPolicy string `json:"denialPolicy"`
+	// DenialPolicies are the policies a turn may ask for in
+	// options.denialPolicy, when the SDK lets each call choose (the
+	// default policy need not be listed).
+	DenialPolicies []string `json:"denialPolicies,omitempty"`
 	// ToolErrors is result (a failing tool gives an error result) or
 	// turn-error (the turn fails with ToolExecution).
 	ToolErrors string `json:"toolErrors"`
@@ -161,9 +166,9 @@ func (f Features) Has(name string) bool {
 	case "mode:stream":
 		return slices.Contains(f.Modes, Stream)
 	case "denialPolicy:independent":
-		return f.DenialPolicy == "" || f.DenialPolicy == "independent"
+		return f.DenialPolicy == "" || f.DenialPolicy == "independent" || slices.Contains(f.DenialPolicies, "independent")
 	case "denialPolicy:abort-remaining":
-		return f.DenialPolicy == "abort-remaining"
+		return f.DenialPolicy == "abort-remaining" || slices.Contains(f.DenialPolicies, "abort-remaining")
 	case "toolErrors:result":
 		return f.ToolErrors == "" || f.ToolErrors == "result"
 	case "toolErrors:turn-error":
@@ -256,6 +261,9 @@ type Tool struct {
 type Options struct {
 	Concurrency int `json:"concurrency,omitempty"`
 	MaxSteps    int `json:"maxSteps,omitempty"`
+	// DenialPolicy asks for one of the target's declared denial policies
+	// for this turn ("" or the default: the target's default).
+	DenialPolicy string `json:"denialPolicy,omitempty"`
 }
 
 // TurnRequest is one turn to run (POST /v1/agent/turn).

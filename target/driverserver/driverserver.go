@@ -139,6 +139,11 @@ func validateTurn(req *target.TurnRequest) error {
 	default:
 		return fmt.Errorf("toolkit: unknown setting %q (want provided, absent or empty)", req.Toolkit)
 	}
+	switch req.Options.DenialPolicy {
+	case "", "independent", "abort-remaining":
+	default:
+		return fmt.Errorf("options.denialPolicy: unknown policy %q (want independent or abort-remaining)", req.Options.DenialPolicy)
+	}
 	if req.Options.Concurrency < 0 || req.Options.MaxSteps < 0 {
 		return errors.New("options: concurrency and maxSteps must not be negative")
 	}

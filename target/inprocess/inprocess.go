@@ -117,6 +117,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ProviderExecuted: true,
 			ToolkitErrors:    true,
 			DenialPolicy:     string(t.agent.DenialPolicy()),
+			DenialPolicies:   []string{string(reference.Independent), string(reference.AbortRemaining)},
 			ToolErrors:       "result",
 			ClientProtocols:  append([]string(nil), chat.Protocols...),
 			ClientTools:      true,
@@ -160,10 +161,11 @@ func RunTurn(ctx context.Context, agent *reference.Agent, req *target.TurnReques
 		return &target.TurnResponse{Error: &target.TurnError{Code: string(reference.CodeOf(err)), Message: err.Error(), SDKError: err.Error()}}, nil
 	}
 	turn := reference.Turn{
-		Model:       req.Model.Local,
-		Messages:    msgs,
-		Concurrency: req.Options.Concurrency,
-		MaxSteps:    req.Options.MaxSteps,
+		Model:        req.Model.Local,
+		Messages:     msgs,
+		Concurrency:  req.Options.Concurrency,
+		MaxSteps:     req.Options.MaxSteps,
+		DenialPolicy: reference.DenialPolicy(req.Options.DenialPolicy),
 	}
 	switch req.Toolkit {
 	case target.ToolkitEmpty:
