@@ -1,6 +1,10 @@
 package checks
 
-import "testing"
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
 
 func TestCatalogue(t *testing.T) {
 	seen := map[string]bool{}
@@ -23,6 +27,11 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("%s is incomplete: %+v", c.ID, c)
 		}
 	}
+	for id := range texts {
+		if !seen[id] {
+			t.Errorf("texts holds %s, which is not in the catalogue", id)
+		}
+	}
 	if len(seen) != 42 {
 		t.Errorf("the catalogue has %d checks; the brief lists 42", len(seen))
 	}
@@ -40,5 +49,41 @@ func TestIDsAndLevels(t *testing.T) {
 	}
 	if _, err := ParseLevel("often"); err == nil {
 		t.Error("ParseLevel accepted nonsense")
+	}
+}
+
+// outside matches references to material that is not in the repository
+// (the documents the project started from): the catalogue must stand alone.
+var outside = regexp.MustCompile(`(?i)\bseed \d|\bDESIGN\b|sdk-integration|anchors|research/|§|\bmission\b`)
+
+// Every check has its normative text, its rationale and its origin; the
+// text speaks in the check's own level (a SHOULD check never says MUST, a
+// MUST check says MUST), and nothing cites material users do not have.
+func TestEveryCheckHasItsTexts(t *testing.T) {
+	for _, c := range All() {
+		for field, v := range map[string]string{"text": c.Text, "rationale": c.Rationale, "origin": c.Origin, "rule": c.Rule, "source": c.Source} {
+			if len(strings.TrimSpace(v)) < 20 && field != "source" {
+				t.Errorf("%s has no %s worth the name: %q", c.ID, field, v)
+			}
+			if m := outside.FindString(v); m != "" {
+				t.Errorf("%s: its %s cites %q, which is not in the repository", c.ID, field, m)
+			}
+			if strings.Contains(v, "\n\n\n") || strings.HasSuffix(v, "\n") || strings.HasPrefix(v, " ") {
+				t.Errorf("%s: its %s has stray blank lines or spaces", c.ID, field)
+			}
+		}
+		switch c.Level {
+		case Must:
+			if !strings.Contains(c.Text, "MUST") {
+				t.Errorf("%s is a MUST check whose text says MUST nowhere", c.ID)
+			}
+		case Should:
+			if strings.Contains(c.Text, "MUST") || !strings.Contains(c.Text, "SHOULD") {
+				t.Errorf("%s is a SHOULD check: its text must say SHOULD and never MUST", c.ID)
+			}
+		}
+	}
+	if c, ok := Lookup("PRE-01"); !ok || c.Text == "" {
+		t.Errorf("Lookup(PRE-01) has no text: %+v", c)
 	}
 }

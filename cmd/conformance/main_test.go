@@ -78,9 +78,42 @@ func TestChecksFormats(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != len(checks.All()) {
 		t.Fatalf("json: %v, %d checks", err, len(got))
 	}
+	for _, c := range got {
+		if c.Text == "" || c.Rationale == "" || c.Origin == "" {
+			t.Errorf("json: %s lacks its texts", c.ID)
+		}
+	}
 	_, text, _ := runCLI("checks")
 	if !strings.Contains(text, "Pre-resolution (PRE)") || !strings.Contains(text, "PRE-01  MUST") {
 		t.Errorf("text:\n%s", text)
+	}
+	_, brief, _ := runCLI("checks", "--brief")
+	_, md, _ := runCLI("checks", "--format", "md")
+	for _, c := range checks.All() {
+		// The text output holds every check's texts, word for word once
+		// unwrapped.
+		if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, strings.Join(strings.Fields(c.Text), " ")) ||
+			!strings.Contains(flat, strings.Join(strings.Fields(c.Rationale), " ")) || !strings.Contains(flat, strings.Join(strings.Fields(c.Origin), " ")) {
+			t.Errorf("text: %s's texts are not all there", c.ID)
+		}
+		if !strings.Contains(brief, c.ID+"  "+string(c.Level)) || strings.Contains(brief, c.Text) {
+			t.Errorf("brief: want %s's one line only", c.ID)
+		}
+		if !strings.Contains(md, "#### "+c.ID+"\n") || !strings.Contains(md, "**Normative text.** "+c.Text) || !strings.Contains(md, "**Why it matters.** "+c.Rationale) {
+			t.Errorf("md: %s has no full section", c.ID)
+		}
+	}
+	for _, want := range []string{"How verdicts work", "--level should", "WIRE-03", "CHAIN-05", "blocked", "not applicable", "generate row"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("md: the introduction does not say %q", want)
+		}
+	}
+	_, one, _ := runCLI("checks", "--format", "md", "pre-11", "@REQ-04")
+	if !strings.Contains(one, "#### PRE-11") || !strings.Contains(one, "#### REQ-04") || strings.Contains(one, "#### PRE-01\n") || strings.Contains(one, "How verdicts work") {
+		t.Errorf("md for two checks:\n%s", one)
+	}
+	if code, _, _ := runCLI("checks", "NOPE-01"); code != exitHarness {
+		t.Errorf("an unknown check id: exit %d, want %d", code, exitHarness)
 	}
 }
 
