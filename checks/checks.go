@@ -109,7 +109,7 @@ var rows = []row{
 	{"REQ-02", Must, "REQ", Agent, "Approval ids are unique within a conversation.", "TanStack AI: the approval id is not the tool call id"},
 	{"REQ-03", Must, "REQ", Agent, "A pending approval ends the turn with finish reason tool-calls; the model is not called again in that turn, whatever the step limit.", "AI SDK: a pending approval stops the step loop"},
 	{"REQ-04", Must, "REQ", Agent, "A dynamic policy decides per call: each evaluation gets that call's own input and toolCallId and the conversation's messages. A runtime may evaluate it again in a later turn (when the answer comes); every evaluation is held to this.", "AI SDK and Effect AI: needsApproval(input, {toolCallId, messages})"},
-	{"REQ-05", Should, "REQ", Agent, "A policy that fails to evaluate fails closed (approval requested, or the turn errors); the tool never runs unapproved.", "fail closed: a policy that cannot decide"},
+	{"REQ-05", Should, "REQ", Agent, "A policy that fails to evaluate fails closed (approval requested, or the turn errors); the tool never runs unapproved.", "AI SDK and Effect AI: needsApproval functions that fail"},
 	{"REQ-06", Must, "REQ", Agent, "Every call of a step ends the turn with a result or a pending approval; none is dropped.", "agent loops that drop calls; provider HTTP 400 on a dangling call"},
 	{"REQ-07", Must, "REQ", Agent, "Approval-request events reach the consumer of a stream unchanged and in order.", "AI SDK 6 transports that filter out approval chunks"},
 

@@ -1,6 +1,6 @@
 @client
 Feature: Chained continuation
-  The UI side of tool approval (seed 002). A chat client shows approval
+  The UI side of tool approval. A chat client shows approval
   requests as they stream in, sends exactly one continuation request once
   every tool call of the last assistant message is complete, acts on an
   answer given while a stream is still running, and never leaves a call

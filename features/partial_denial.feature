@@ -2,7 +2,7 @@
 Feature: Partial denial
   When one of several calls of a step is denied, every call of that step
   still gets exactly one result before the model is called again, and no
-  call runs without approval (seed 003). Every assertion names, in
+  call runs without approval. Every assertion names, in
   brackets, the check whose rule it tests.
 
   Background:

@@ -2,8 +2,8 @@
 Feature: Pre-resolution
   Approval answers that arrive with a request are resolved before the model
   is called again: approved calls run, denied calls get a denial result, and
-  the model receives a prompt in which every call has exactly one result
-  (seed 000). Every assertion names, in brackets, the check whose rule it
+  the model receives a prompt in which every call has exactly one result.
+  Every assertion names, in brackets, the check whose rule it
   tests.
 
   Background:

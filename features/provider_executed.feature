@@ -2,7 +2,7 @@
 Feature: Provider-executed approvals
   A tool the provider runs itself (an MCP server behind OpenAI's Responses
   API, say) asks for approval through the provider. Its approval is
-  forwarded to the provider; the call never runs locally (seed 001 §2.4).
+  forwarded to the provider; the call never runs locally.
   Every assertion names, in brackets, the check whose rule it tests.
 
   Background:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -193,40 +194,191 @@ func TestCallbacksFitTheSchemas(t *testing.T) {
 	}
 }
 
-// The examples of docs/driver-protocol.md fit their schemas and decode
-// into the Go types, strictly.
-func TestDocExamplesFitTheSchemas(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join(docs, "driver-protocol.md"))
+// docExample is an example of the docs: the schema the comment before it
+// names, and its body.
+type docExample struct {
+	where  string // file:line
+	schema string
+	sse    bool // a text/event-stream whose data lines are the examples
+	body   []byte
+}
+
+// docExamples reads the examples of a doc.
+func docExamples(t *testing.T, name string) []docExample {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join(docs, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```json\n(.*?)```").FindAllSubmatch(doc, -1)
-	want := []struct {
-		schema string
-		into   any
-	}{
-		{"info", &target.Info{}},
-		{"turn-request", &target.TurnRequest{}},
-		{"turn-response", &target.TurnResponse{}},
-		{"turn-response", &target.TurnResponse{}},
-		{"canonical-request", &canonical.Request{}},
-		{"canonical-response", &canonical.Response{}},
-		{"client-state", &target.ClientState{}},
+	examples, problems := parseExamples(name, string(doc))
+	for _, p := range problems {
+		t.Error(p)
 	}
-	if len(blocks) != len(want) {
-		t.Fatalf("docs/driver-protocol.md has %d JSON examples, the test knows %d: keep them in step", len(blocks), len(want))
-	}
-	for i, b := range blocks {
-		fits(t, want[i].schema, b[1])
-		dec := json.NewDecoder(bytes.NewReader(b[1]))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(want[i].into); err != nil {
-			t.Errorf("example %d (%s) does not decode into %T: %v", i+1, want[i].schema, want[i].into, err)
+	return examples
+}
+
+// parseExamples finds the examples of a doc. Every JSON block must be
+// preceded by a comment naming its schema ("<!-- schema: turn-response -->");
+// a text block is an example when such a comment names it, with " (sse)"
+// for a stream of server-sent events.
+func parseExamples(name, doc string) (examples []docExample, problems []string) {
+	annotation := regexp.MustCompile(`^<!-- schema: ([a-z-]+)( \(sse\))? -->$`)
+	lines := strings.Split(doc, "\n")
+	for i := 0; i < len(lines); i++ {
+		fence := lines[i]
+		if fence != "```json" && fence != "```text" {
+			continue
 		}
-		if r, ok := want[i].into.(*target.TurnResponse); ok {
-			if err := r.Validate(); err != nil {
-				t.Errorf("example %d: %v", i+1, err)
+		var m []string
+		if i > 0 {
+			m = annotation.FindStringSubmatch(lines[i-1])
+		}
+		start := i + 1
+		for i++; i < len(lines) && lines[i] != "```"; i++ {
+		}
+		body := strings.Join(lines[start:i], "\n")
+		where := fmt.Sprintf("%s:%d", name, start)
+		switch {
+		case m == nil && fence == "```json":
+			problems = append(problems, where+": a JSON example with no <!-- schema: NAME --> comment before it")
+		case m != nil:
+			examples = append(examples, docExample{where: where, schema: m[1], sse: m[2] != "", body: []byte(body)})
+		}
+	}
+	return examples, problems
+}
+
+// strictly decodes body into v, refusing unknown fields.
+func strictly(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// exampleProblems validates one example against its schema and decodes
+// it, strictly, into the Go type the harness reads it with; it returns
+// what is wrong.
+func exampleProblems(ex docExample) []string {
+	var out []string
+	valid := func(schemaName string, body []byte) {
+		doc, err := os.ReadFile(filepath.Join(docs, "schemas", "driver", schemaName+".schema.json"))
+		if err != nil {
+			out = append(out, fmt.Sprintf("%s: no schema %s: %v", ex.where, schemaName, err))
+			return
+		}
+		s, err := jsonschema.Compile(doc)
+		if err != nil {
+			out = append(out, fmt.Sprintf("%s: %s.schema.json: %v", ex.where, schemaName, err))
+			return
+		}
+		if err := s.Validate(body); err != nil {
+			out = append(out, fmt.Sprintf("%s: %s.schema.json refuses the example: %v", ex.where, schemaName, err))
+		}
+	}
+	decodes := func(err error) {
+		if err != nil {
+			out = append(out, fmt.Sprintf("%s: the %s example does not decode: %v", ex.where, ex.schema, err))
+		}
+	}
+	if ex.sse {
+		n := 0
+		for _, line := range strings.Split(string(ex.body), "\n") {
+			data, ok := strings.CutPrefix(line, "data: ")
+			if !ok {
+				if line != "" {
+					out = append(out, fmt.Sprintf("%s: %q is not a data line", ex.where, line))
+				}
+				continue
+			}
+			n++
+			valid(ex.schema, []byte(data))
+			if ex.schema == "canonical-stream-event" {
+				_, err := canonical.DecodeEvent([]byte(data), "event")
+				decodes(err)
 			}
 		}
+		if n == 0 {
+			out = append(out, ex.where+": a stream example with no data line")
+		}
+		return out
+	}
+	switch ex.schema {
+	case "messages":
+		valid("turn-response", []byte(`{"finishReason":"stop","messages":`+string(ex.body)+`}`))
+		_, err := model.DecodeMessages(ex.body)
+		decodes(err)
+		return out
+	case "events":
+		valid("turn-response", []byte(`{"finishReason":"stop","events":`+string(ex.body)+`}`))
+		_, err := model.DecodeEvents(ex.body)
+		decodes(err)
+		return out
+	}
+	valid(ex.schema, ex.body)
+	into := map[string]func() any{
+		"info":                     func() any { return &target.Info{} },
+		"turn-request":             func() any { return &target.TurnRequest{} },
+		"turn-response":            func() any { return &target.TurnResponse{} },
+		"canonical-request":        func() any { return &canonical.Request{} },
+		"canonical-response":       func() any { return &canonical.Response{} },
+		"client-state":             func() any { return &target.ClientState{} },
+		"session-request":          func() any { return &target.SessionConfig{} },
+		"action-result":            func() any { return &target.ActionResult{} },
+		"approval-request":         func() any { return &target.ApprovalAnswer{} },
+		"wait-request":             func() any { return &driver.WaitRequest{} },
+		"execute-callback-request": func() any { return &target.ExecuteRequest{} },
+		"execute-callback-result":  func() any { return &driver.ExecuteResult{} },
+		"policy-callback-request":  func() any { return &target.PolicyRequest{} },
+		"policy-callback-result":   func() any { return &driver.PolicyResult{} },
+		"error":                    func() any { return &driver.Error{} },
+	}[ex.schema]
+	if into == nil {
+		return append(out, fmt.Sprintf("%s: the test does not know the Go type of a %s example", ex.where, ex.schema))
+	}
+	v := into()
+	decodes(strictly(ex.body, v))
+	switch v := v.(type) {
+	case *target.TurnResponse:
+		decodes(v.Validate())
+	case *target.TurnRequest:
+		_, err := model.DecodeMessages(v.Messages)
+		decodes(err)
+	}
+	return out
+}
+
+// The examples of docs/driver-protocol.md and docs/adapter-guide.md fit
+// the schemas their comments name and decode, strictly, into the Go types.
+func TestDocExamplesFitTheSchemas(t *testing.T) {
+	for _, name := range []string{"driver-protocol.md", "adapter-guide.md"} {
+		examples := docExamples(t, name)
+		if len(examples) == 0 {
+			t.Errorf("%s has no example the test could check", name)
+		}
+		for _, ex := range examples {
+			for _, p := range exampleProblems(ex) {
+				t.Error(p)
+			}
+		}
+	}
+}
+
+// The doc test refuses a wrong example: one its schema refuses, one the
+// strict decoder refuses, one with a field the Go type lacks.
+func TestDocExampleCheckCanFail(t *testing.T) {
+	for _, ex := range []docExample{
+		{where: "bad:1", schema: "turn-response", body: []byte(`{"messages":[{"role":"tool","content":[{"type":"tool-result","toolCallId":"c","output":{"type":"json","value":1}}]}],"finishReason":"stop"}`)},
+		{where: "bad:2", schema: "messages", body: []byte(`[{"role":"user","content":[{"type":"text","text":"x","extra":1}]}]`)},
+		{where: "bad:3", schema: "events", body: []byte(`[{"type":"finish"}]`)},
+		{where: "bad:4", schema: "info", body: []byte(`{"name":"x","version":"1","roles":["agent"],"features":{"modes":["generate"],"dynamicPolicy":true,"concurrency":true,"providerExecuted":true,"toolkitErrors":true,"denialPolicy":"independent","toolErrors":"result","bogus":1}}`)},
+		{where: "bad:5", schema: "canonical-stream-event", sse: true, body: []byte("data: {\"type\":\"text-delta\"}\n")},
+	} {
+		if len(exampleProblems(ex)) == 0 {
+			t.Errorf("%s: a wrong %s example passed", ex.where, ex.schema)
+		}
+	}
+	doc := "<!-- schema: info -->\n```json\n{}\n```\n\n```json\n{\"a\": 1}\n```\n"
+	if examples, problems := parseExamples("doc.md", doc); len(examples) != 1 || len(problems) != 1 || !strings.Contains(problems[0], "doc.md:6") {
+		t.Errorf("an unnamed JSON example: %d example(s), problems %v", len(examples), problems)
 	}
 }
