@@ -12,7 +12,7 @@
 //	conformance serve [--addr 127.0.0.1:0] [--mutant NAME]
 //	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
 //	conformance scenario show FILE | check FILE...
-//	conformance checks [--format text|md|json] [--brief] [ID...]
+//	conformance checks [--format text|md|json]
 //	conformance mutants [--run]
 //
 // Exit codes: 0 every MUST check passes; 1 a conformance failure; 2 a usage
@@ -49,7 +49,7 @@ const usage = `conformance: certify human-in-the-loop tool approval
 
 Commands:
   run       run the conformance suite against a target and print a verdict per check
-  checks    the check catalogue: rules, normative texts, rationales, origins ([ID...]: some)
+  checks    print the check catalogue
   mutants   list the mutants of the reference the suite must catch (--run: the mutation score)
   report    merge DIR...: combine the reports of shards (a CI matrix) into one
   serve     the reference behind driver protocol v1 (its URL on the first line)
