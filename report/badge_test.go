@@ -10,7 +10,7 @@ import (
 func TestBadge(t *testing.T) {
 	incomplete := passingRun(false)
 	incomplete.Scenarios = append(incomplete.Scenarios, Scenario{ID: "b.feature: hangs", Checks: []string{"REQ-03"}, Verdict: Timeout})
-	incomplete.Aggregate(checks.May)
+	incomplete.Aggregate(checks.Must)
 	for name, c := range map[string]struct {
 		r              *Run
 		message, color string

@@ -132,7 +132,7 @@ func synthRun() *Run {
 				Message: "the target does not declare the abort-remaining denial policy"},
 		},
 	}
-	r.Aggregate(checks.May)
+	r.Aggregate(checks.Must)
 	return r
 }
 
@@ -147,7 +147,7 @@ func passingRun(warn bool) *Run {
 		r.Scenarios[1].Verdict = Warn
 		r.Scenarios[1].Message = "a recommendation is not followed"
 	}
-	r.Aggregate(checks.May)
+	r.Aggregate(checks.Must)
 	return r
 }
 

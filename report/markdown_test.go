@@ -12,7 +12,7 @@ import (
 func TestMarkdownHeadline(t *testing.T) {
 	incomplete := passingRun(false)
 	incomplete.Scenarios = append(incomplete.Scenarios, Scenario{ID: "b.feature: hangs", Checks: []string{"REQ-03"}, Verdict: Timeout, Message: "no answer"})
-	incomplete.Aggregate(checks.May)
+	incomplete.Aggregate(checks.Must)
 	for name, c := range map[string]struct {
 		r    *Run
 		want string
@@ -36,7 +36,7 @@ func TestMarkdownReport(t *testing.T) {
 		"| Started | 2026-11-22T14:05:01Z |",
 		"| features.denialPolicy | independent |",
 		"| Check | Level | Verdict | Scenarios | Rule |",
-		"| PRE-02 | MUST | ❌ fail | 0/1 | Denied calls are not executed; the prompt contains a denial result for each. |",
+		"| PRE-02 | MUST | ❌ fail | 0/1 | Denied calls are not executed; the prompt, like the messages the turn returns, holds exactly one denial result for each. |",
 		"| PART-02 | MUST | ➖ not-applicable | 0/0 |",
 		"## Scenarios that did not pass (4)",
 		"### ⚠️ WARN: b.feature: warns",
@@ -119,7 +119,7 @@ func TestMarkdownIsBounded(t *testing.T) {
 			Evidence: &Evidence{ModelCalls: r.Scenarios[0].Evidence.ModelCalls, ToolRuns: []any{strings.Repeat("y", 10000)}},
 		})
 	}
-	big.Aggregate(checks.May)
+	big.Aggregate(checks.Must)
 	md = string(render(t, big, FormatMarkdown))
 	if len(md) > 70000 {
 		t.Errorf("report.md of a huge run is %d bytes", len(md))

@@ -183,9 +183,9 @@ func (r *Run) Aggregate(required checks.Level) {
 			}
 			v, ok := s.CheckVerdicts[id]
 			if !ok {
-				switch s.Verdict {
-				case Error, Timeout, NotApplicable:
-					v = s.Verdict // the scenario as a whole could not judge it
+				switch {
+				case s.CheckVerdicts == nil, s.Verdict == Error, s.Verdict == Timeout, s.Verdict == NotApplicable:
+					v = s.Verdict // the scenario as a whole judged it, or could not
 				default:
 					continue // its assertions could not be evaluated here
 				}

@@ -1,7 +1,5 @@
 package report
 
-import "github.com/approval-conformance-kit/ack/checks"
-
 // Result is the overall outcome of a run, as the CLI's exit code reports
 // it: 0 for pass, 1 for fail, 2 for incomplete.
 type Result string
@@ -22,7 +20,7 @@ const (
 // scenarios.
 func (r *Run) Result() Result {
 	switch {
-	case len(r.FailedMustChecks()) > 0:
+	case r.Failed():
 		return ResultFail
 	case !r.Certified():
 		return ResultIncomplete
@@ -30,12 +28,14 @@ func (r *Run) Result() Result {
 	return ResultPass
 }
 
-// FailedMustChecks returns the ids of the MUST checks whose verdict is
-// fail, in the order of r.Checks (the catalogue's after Aggregate).
+// FailedMustChecks returns the ids of the required checks that did not
+// pass: the MUST checks whose verdict is fail and, at level should or may,
+// the checks down to that level that failed or warned; in the order of
+// r.Checks (the catalogue's after Aggregate).
 func (r *Run) FailedMustChecks() []string {
 	var ids []string
 	for _, c := range r.Checks {
-		if c.Level == checks.Must && c.Verdict == Fail {
+		if r.Required(c.Check) && (c.Verdict == Fail || c.Verdict == Warn) {
 			ids = append(ids, c.ID)
 		}
 	}
