@@ -139,6 +139,13 @@ func (u *user) withOrphan(ctx context.Context, callID, ghost string) error {
 	if err := u.world().requireFeature("freeApprovals", "free-standing approval responses (its answers live on their calls: boundApprovals)"); err != nil {
 		return err
 	}
+	w := u.world()
+	if _, taken := model.IndexOf(w.history).Request(ghost); taken {
+		// The target's approval ids are its call ids: the id names a real
+		// request, so it is no stray response here.
+		w.na = &notApplicable{reason: fmt.Sprintf("the approval id %q is one the target issued (its approval ids are its call ids), so it is not a response that matches no request", ghost)}
+		return errSkip
+	}
 	p, err := u.response(callID, true, "")
 	if err != nil {
 		return err
