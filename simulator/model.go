@@ -21,6 +21,10 @@ const (
 	VerdictExhausted         = "exhausted"
 	VerdictScriptedError     = "scripted-error"
 	VerdictCanceled          = "canceled"
+	// VerdictRefused is a request the provider would refuse before reading
+	// its prompt (it does not decode, or names what the provider does not
+	// hold), answered with the provider's error.
+	VerdictRefused = "refused"
 )
 
 // Error types the simulator answers with when the script, not the
@@ -311,6 +315,25 @@ type Call struct {
 // Handle runs one call through the simulator: it journals the call,
 // validates the prompt, checks the turn's expectations, and consumes the
 // turn. It returns the reply to send, or an *llm.APIError.
+// Refused journals a request that was refused before its prompt could be
+// read (a front end's decoding), as a model call with the status and body
+// the client got, and records it as a problem (charged to no check: the
+// turn's own assertions judge what the refusal did to the turn).
+func (m *Model) Refused(mode string, wire []byte, status int, body, detail string) {
+	m.mu.Lock()
+	m.calls++
+	call := m.calls
+	observe := m.observe
+	m.mu.Unlock()
+	if observe != nil {
+		observe(call)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.journal = append(m.journal, Entry{Call: call, Turn: -1, Mode: mode, Wire: append([]byte(nil), wire...), Verdict: VerdictRefused, Status: status, ErrorBody: body})
+	m.problems = append(m.problems, Problem{Call: call, Detail: fmt.Sprintf("model call %d was refused before its prompt could be read: %s", call, detail)})
+}
+
 func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
 	req := c.Request
 	m.mu.Lock()

@@ -169,6 +169,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		request, err = store.Resolve(body)
 		var unknown *openairesponses.ResolveError
 		if errors.As(err, &unknown) {
+			m.Refused("", body, unknown.Status, string(unknown.Body), unknown.Message)
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(unknown.Status)
 			_, _ = w.Write(unknown.Body)
@@ -181,7 +182,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	dec, err := codec.DecodeRequest(request)
 	if err != nil {
-		fail(http.StatusBadRequest, "invalid_request_error", fmt.Sprintf("simulator: the %s request does not decode: %v", codec.Profile(), err))
+		msg := fmt.Sprintf("simulator: the %s request does not decode: %v", codec.Profile(), err)
+		m.Refused("", body, http.StatusBadRequest, string(codec.ErrorBody(http.StatusBadRequest, "invalid_request_error", msg)), msg)
+		fail(http.StatusBadRequest, "invalid_request_error", msg)
 		return
 	}
 	mode := "generate"
