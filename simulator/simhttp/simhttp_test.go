@@ -205,8 +205,15 @@ func TestBadRequests(t *testing.T) {
 	if status, body := post(t, otherBase+"/chat/completions", `{"messages":[{"role":"user","content":"hi"}]}`); status != 200 || !strings.Contains(body, `"y"`) {
 		t.Errorf("conversation two: %d %s", status, body)
 	}
-	if sim.Calls() != 0 || other.Calls() != 1 {
+	// The three requests that did not decode are journaled as refused
+	// model calls of their conversation; nothing else reached it.
+	if sim.Calls() != 3 || other.Calls() != 1 {
 		t.Errorf("calls: one %d, two %d", sim.Calls(), other.Calls())
+	}
+	for _, e := range sim.Journal() {
+		if e.Verdict != simulator.VerdictRefused || e.Status != 400 || len(e.Wire) == 0 || e.ErrorBody == "" {
+			t.Errorf("a request that does not decode is journaled as refused, with its body and answer: %+v", e)
+		}
 	}
 }
 
