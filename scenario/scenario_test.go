@@ -140,9 +140,14 @@ func TestSchemaRejectsBadScenarios(t *testing.T) {
 		"no turns":      "title: x\nchecks: [PRE-01]\n",
 		"unknown field": "title: x\nchecks: [PRE-01]\nturns: [{say: hi}]\ncolour: red\n",
 		"two actions":   "title: x\nchecks: [PRE-01]\nturns: [{say: hi, replay: true}]\n",
-		"bad check":     "title: x\nchecks: [pre-1]\nturns: [{say: hi}]\n",
+		"bad checks":    "title: x\nchecks: [pre-1]\nturns: [{say: hi}]\n",
 		"bad mode":      "title: x\nchecks: [PRE-01]\nmodes: [batch]\nturns: [{say: hi}]\n",
 		"bad approval":  "title: x\nchecks: [PRE-01]\ntools: [{name: t, approval: sometimes}]\nturns: [{say: hi}]\n",
+		"level is gone": "title: x\nchecks: [PRE-01]\nlevel: should\nturns: [{say: hi}]\n",
+		"removed field": "title: x\nchecks: [PRE-01]\nturns: [{say: hi, expect: {noRejection: true}}]\n",
+		"say and deny":  "title: x\nchecks: [PRE-01]\nturns: [{say: hi, deny: [c]}]\n",
+		"bad check":     "title: x\nchecks: [PRE-01]\nturns: [{say: hi, expect: {check: pre-1}}]\n",
+		"one message":   "title: x\nchecks: [PRE-01]\nturns: [{answersInTwoMessages: [[{call: c, approve: true}]]}]\n",
 	} {
 		if err := schema.Validate(yamlJSON(t, []byte(doc))); err == nil {
 			t.Errorf("%s: the schema accepted it", name)
