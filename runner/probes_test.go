@@ -84,4 +84,4 @@ func TestVacuityProbes(t *testing.T) {
 }
 
 // probeNoYAML leaves the YAML scenarios out while they are being relabelled.
-var probeNoYAML = true
+var probeNoYAML = false

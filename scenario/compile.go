@@ -135,6 +135,8 @@ var naturalChecks = map[string]struct {
 	"policySaw":          {"REQ-04", true},
 	"policySawCallId":    {"REQ-04", true},
 	"resolvedOnce":       {"PRE-11", false},
+	"notRunAgain":        {"PRE-03", false},
+	"failedAsDeclared":   {"ERR-02", false},
 	"noLostSideEffects":  {"PRE-13", false},
 	// A model reply's expectations.
 	"noApprovalParts":   {"PRE-12", false},
@@ -1004,7 +1006,7 @@ func objectJSON(n *yaml.Node) (string, error) {
 // succeeded; allowsFailure, those that accept a failed turn.
 var (
 	readsMessages = []string{"finishReason", "approvals", "noApprovals", "resultsAdded", "resultTypes", "noResultFor", "firstMessageResults", "everyCallAccounted", "streamMatches", "events", "streamResults"}
-	allowsFailure = []string{"errorOrDenial", "asksOrFails", "resolvedOnce"}
+	allowsFailure = []string{"errorOrDenial", "clearErrorOrDenial", "asksOrFails", "resolvedOnce", "failedAsDeclared"}
 )
 
 func (c *compiler) expect(turn int, path string) error {
@@ -1083,6 +1085,15 @@ func (c *compiler) expect(turn int, path string) error {
 	}
 	if e.ClearError {
 		if err := one("clearError", "", "the turn fails with a clear error"); err != nil {
+			return err
+		}
+	}
+	if e.ClearErrorOrDenial != "" {
+		v, err := q("clearErrorOrDenial", e.ClearErrorOrDenial)
+		if err != nil {
+			return err
+		}
+		if err := one("clearErrorOrDenial", "", "the turn fails with a clear error or "+v+" gets a denial result"); err != nil {
 			return err
 		}
 	}
@@ -1178,12 +1189,43 @@ func (c *compiler) expect(turn int, path string) error {
 			return err
 		}
 	}
+	for _, id := range e.Ran {
+		v, err := q("ran", id)
+		if err != nil {
+			return err
+		}
+		if err := one("ran", id, v+" has run"); err != nil {
+			return err
+		}
+	}
 	for _, id := range e.AtMostOnce {
 		v, err := q("atMostOnce", id)
 		if err != nil {
 			return err
 		}
 		if err := one("atMostOnce", id, v+" has run at most once"); err != nil {
+			return err
+		}
+	}
+	for _, id := range e.NotRunAgain {
+		v, err := q("notRunAgain", id)
+		if err != nil {
+			return err
+		}
+		if err := one("notRunAgain", id, v+" has not run again after its result"); err != nil {
+			return err
+		}
+	}
+	for _, id := range e.FailedAsDeclared {
+		v, err := q("failedAsDeclared", id)
+		if err != nil {
+			return err
+		}
+		msg, err := q("failedAsDeclared", c.tools[c.calls[id].tool].Fails)
+		if err != nil {
+			return err
+		}
+		if err := one("failedAsDeclared", id, v+" failed as the target declares, with "+msg); err != nil {
 			return err
 		}
 	}
@@ -1406,7 +1448,8 @@ func (c *compiler) consistent(turn int, s *scope) error {
 		"resultsAdded": len(e.ResultsAdded) > 0, "resultTypes": len(e.ResultTypes) > 0, "noResultFor": len(e.NoResultFor) > 0,
 		"firstMessageResults": len(e.FirstMessageResults) > 0, "everyCallAccounted": e.EveryCallAccounted, "streamMatches": e.StreamMatches,
 		"events": len(e.Events) > 0, "streamResults": e.StreamResults,
-		"error": e.Error != "", "clearError": e.ClearError, "errorOrDenial": e.ErrorOrDenial != nil, "asksOrFails": e.AsksOrFails != "", "resolvedOnce": e.ResolvedOnce != "",
+		"error": e.Error != "", "clearError": e.ClearError, "errorOrDenial": e.ErrorOrDenial != nil, "clearErrorOrDenial": e.ClearErrorOrDenial != "",
+		"asksOrFails": e.AsksOrFails != "", "resolvedOnce": e.ResolvedOnce != "", "failedAsDeclared": len(e.FailedAsDeclared) > 0,
 	}
 	for _, r := range readsMessages {
 		if !set[r] {
@@ -1478,6 +1521,20 @@ func (c *compiler) consistent(turn int, s *scope) error {
 			return err
 		}
 	}
+	for _, k := range e.Ran {
+		if err := callOrTool("ran", k, true); err != nil {
+			return err
+		}
+	}
+	for _, id := range e.FailedAsDeclared {
+		call := c.calls[id]
+		if call == nil || call.turn > turn {
+			return c.failAt(s.lineOf("failedAsDeclared"), field("failedAsDeclared"), "no call %q is made by this turn or an earlier one", id)
+		}
+		if tool := c.tools[call.tool]; tool == nil || tool.Fails == "" {
+			return c.failAt(s.lineOf("failedAsDeclared"), field("failedAsDeclared"), "%s is a call to %s, which does not fail (give the tool fails: MESSAGE)", id, call.tool)
+		}
+	}
 	for k := range e.RanWith {
 		if err := callOrTool("ranWith", k, true); err != nil {
 			return err
@@ -1506,7 +1563,7 @@ func (c *compiler) consistent(turn int, s *scope) error {
 	for _, group := range []struct {
 		name string
 		ids  []string
-	}{{"resultsAdded", e.ResultsAdded}, {"noResultFor", e.NoResultFor}, {"firstMessageResults", e.FirstMessageResults}, {"policyAsked", e.PolicyAsked}} {
+	}{{"resultsAdded", e.ResultsAdded}, {"noResultFor", e.NoResultFor}, {"firstMessageResults", e.FirstMessageResults}, {"policyAsked", e.PolicyAsked}, {"notRunAgain", e.NotRunAgain}} {
 		for _, id := range group.ids {
 			if !known(id) {
 				return c.failAt(s.lineOf(group.name), field(group.name), "no call %q is made by this turn or an earlier one", id)
@@ -1521,7 +1578,7 @@ func (c *compiler) consistent(turn int, s *scope) error {
 			return c.failAt(s.lineOf("resultTypes"), field("resultTypes."+k), "%q is not one of %v", typ, outputTypes)
 		}
 	}
-	for _, id := range []string{e.ResolvedOnce, e.PolicySawCallID} {
+	for _, id := range []string{e.ResolvedOnce, e.PolicySawCallID, e.ClearErrorOrDenial} {
 		if id != "" && !known(id) {
 			return c.failAt(t.line, s.path, "no call %q is made by this turn or an earlier one", id)
 		}

@@ -288,6 +288,9 @@ type Expect struct {
 	ErrorOrDenial *ErrorOrDenial `yaml:"errorOrDenial"`
 	// ClearError: the turn is refused as invalid input, with a message.
 	ClearError bool `yaml:"clearError"`
+	// ClearErrorOrDenial: the turn is refused with a clear error, or the
+	// call gets a denial result (and does not run).
+	ClearErrorOrDenial string `yaml:"clearErrorOrDenial"`
 	// AsksOrFails: the turn asks approval for this call, or refuses the
 	// turn with a clear error of its own.
 	AsksOrFails string   `yaml:"asksOrFails"`
@@ -296,9 +299,18 @@ type Expect struct {
 	// Runs maps a tool name or a call id to how many times it has run so
 	// far in the scenario.
 	Runs map[string]int `yaml:"runs"`
+	// Ran: each of these (tool names or call ids) has run, at least once.
+	Ran []string `yaml:"ran"`
 	// AtMostOnce: each of these (tool names or call ids) has run at most
 	// once so far.
 	AtMostOnce []string `yaml:"atMostOnce"`
+	// NotRunAgain: none of these calls ran again after the conversation
+	// held its result.
+	NotRunAgain []string `yaml:"notRunAgain"`
+	// FailedAsDeclared: each of these calls, whose tool fails, failed as
+	// the target declares: an error result with the tool's message that
+	// reaches the model, or a turn that fails with ToolExecution saying so.
+	FailedAsDeclared []string `yaml:"failedAsDeclared"`
 	// NotRunWith: the tool never ran with this input.
 	NotRunWith *NotRunWith `yaml:"notRunWith"`
 	// RanWith maps a tool name or call id to the input every run of it

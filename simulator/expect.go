@@ -157,6 +157,10 @@ func checkResult(c resultCheck, want ResultExpect, got *model.ToolOutput) (fails
 	}
 	if want.Reason != nil {
 		switch {
+		case want.ReasonInText:
+			if text := wireText(got); !strings.Contains(text, *want.Reason) {
+				fail(c.reason, "expected the result for %s to carry the reason %q in its text, got %q", want.ToolCallID, *want.Reason, clipText(text))
+			}
 		case typeOK:
 			if got.Reason != *want.Reason {
 				fail(c.reason, "expected the result for %s to carry the reason %q, got %q", want.ToolCallID, *want.Reason, got.Reason)
@@ -198,6 +202,10 @@ func checkWireResult(c resultCheck, want ResultExpect, got *model.ToolOutput) (f
 	case model.OutputExecutionDenied:
 		if want.Reason != nil && *want.Reason != "" && !strings.Contains(text, *want.Reason) {
 			fail(c.reason, "expected the denial result for %s to carry the reason %q, got %q", want.ToolCallID, *want.Reason, clipText(text))
+		}
+	default:
+		if want.ReasonInText && want.Reason != nil && !strings.Contains(text, *want.Reason) {
+			fail(c.reason, "expected the result for %s to carry the reason %q in its text, got %q", want.ToolCallID, *want.Reason, clipText(text))
 		}
 	}
 	if len(want.Value) > 0 && !model.JSONEqual(want.Value, json.RawMessage(text)) {

@@ -283,6 +283,21 @@ func TestResultAspectsChargedToTheirChecks(t *testing.T) {
 	})
 }
 
+// TestReasonInText: for untyped results, a denial's reason is read from
+// the result's text, whatever its type.
+func TestReasonInText(t *testing.T) {
+	reason := "keep b"
+	c := resultCheck{present: "PRE-02", typ: "DEN-01", reason: "DEN-02"}
+	want := ResultExpect{ToolCallID: "b", Reason: &reason, ReasonInText: true}
+	if f, _ := checkResult(c, want, model.TextOutput("Tool call denied: keep b")); len(f) != 0 {
+		t.Errorf("the reason is in the text, yet %v", f)
+	}
+	f, _ := checkResult(c, want, model.TextOutput("Tool call denied."))
+	if len(f) != 1 || f[0].Check != "DEN-02" {
+		t.Errorf("a text without the reason gives %v, want one DEN-02 failure", f)
+	}
+}
+
 func TestExpectationsMet(t *testing.T) {
 	m := mustNew(t, Script{Turns: []Turn{{
 		Expect: &Expect{

@@ -200,6 +200,10 @@ type ResultExpect struct {
 	// ReasonCheck, when set, is blamed for a denial reason other than
 	// Reason (DEN-02's rule); Check by default.
 	ReasonCheck string `json:"reasonCheck,omitempty"`
+	// ReasonInText reads the reason from the result's text, whatever its
+	// type (for targets whose results carry no type: a denial is an
+	// ordinary result whose text carries the reason).
+	ReasonInText bool `json:"reasonInText,omitempty"`
 }
 
 // ProviderApprovalExpect is an expected forwarded provider approval.

@@ -26,6 +26,8 @@ func TestCheckWireResult(t *testing.T) {
 		{"denial without a reason", ResultExpect{ToolCallID: "b", Type: "execution-denied", Reason: &empty}, text("Tool call execution denied."), ""},
 		{"typed denial", ResultExpect{ToolCallID: "b", Type: "execution-denied", Reason: &reason}, model.DeniedOutput("keep b"), ""},
 		{"error text", ResultExpect{ToolCallID: "c", Type: "error-text", TextContains: "disk full"}, text("Error: disk full"), ""},
+		{"untyped denial carries its reason", ResultExpect{ToolCallID: "b", Reason: &reason, ReasonInText: true}, text("Denied: keep b"), ""},
+		{"untyped denial lost its reason", ResultExpect{ToolCallID: "b", Reason: &reason, ReasonInText: true}, text("Denied."), `the reason "keep b" in its text`},
 		{"error text missing", ResultExpect{ToolCallID: "c", Type: "error-text", TextContains: "disk full"}, text("ok"), `to contain "disk full"`},
 	}
 	for _, c := range cases {

@@ -581,6 +581,11 @@ func (w *world) adaptExpect(e *simulator.Expect) (*simulator.Expect, error) {
 			w.record(orCheck(r.TypeCheck, check), report.OutcomeNotApplicable, fmt.Sprintf("the %s type expected for %s: the target declares untyped results", r.Type, r.ToolCallID))
 			r.Type = ""
 		}
+		if w.info.Features.UntypedResults && r.Reason != nil {
+			// A denial is then an ordinary result: its reason is judged
+			// by the text that reaches the model.
+			r.ReasonInText = true
+		}
 		x.Results = append(x.Results, r)
 	}
 	if e.NoApprovalParts && w.lossy() {
