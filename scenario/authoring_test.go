@@ -139,9 +139,9 @@ turns:
 		"@REQ-01 @REQ-02 @PRE-01 @PRE-02\n",
 		`Then [REQ-01] approvals are requested for "c1" and "c2"`,
 		`Then [PRE-01] the turn ends with finish reason "stop"`,
-		`Then [PRE-01] "c1" has run 1 time`,
-		`Then [PRE-02] "c2" has not run`,
-		"Then every approval id in the conversation is unique\n",
+		`And [PRE-01] "c1" has run 1 time`,
+		`And [PRE-02] "c2" has not run`,
+		"And every approval id in the conversation is unique\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the compiled feature lacks %q:\n%s", want, text)
@@ -209,5 +209,33 @@ turns:
 `)
 	if !strings.HasPrefix(text, "@yaml @agent @should\n") {
 		t.Errorf("not tagged @should:\n%s", text)
+	}
+}
+
+// TestProviderAnswerNeedsTheProvidersRequest: answering a provider's
+// approval presumes the turn carried the provider's request; the compiler
+// asserts it, charged to PROV-01.
+func TestProviderAnswerNeedsTheProvidersRequest(t *testing.T) {
+	text := mustCompile(t, `title: x
+checks: [PROV-01]
+provider: openai-responses
+tools: [{name: s, provider: true}]
+turns:
+  - model: [{toolCalls: [{id: m, tool: s, approvalId: a1}]}]
+    say: search
+  - model:
+      - text: Found.
+        expect: {providerApprovals: [{approvalId: a1, approved: true}]}
+    providerAnswer: {approvalId: a1, approve: true}
+    expect: {runs: {s: 0}}
+`)
+	for _, want := range []string{
+		"  @PROV-01\n",
+		`Then [PROV-01] the turn carries the provider's approval request "a1" for "m"`,
+		`Then [PROV-01] "s" has not run`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the compiled feature lacks %q:\n%s", want, text)
+		}
 	}
 }

@@ -26,7 +26,8 @@ import (
 // a listed check that nothing asserts. An answer to a call needs an
 // assertion that its approval was requested: when the turn that made the
 // call does not list it in approvals (or asksOrFails), the compiler asserts
-// it there, charged to REQ-01, which then joins the scenario's checks.
+// it there, charged to REQ-01 (PROV-01 for a provider's call), which then
+// joins the scenario's checks.
 func Compile(f *File) (string, error) {
 	c := &compiler{f: f, tools: map[string]*Tool{}, calls: map[string]*callInfo{}, listed: map[string]bool{}, asserted: map[string]bool{}, auto: map[string]bool{}}
 	for i := range f.Tools {
@@ -69,7 +70,10 @@ type compiler struct {
 	replies []int
 	out     strings.Builder
 	b       strings.Builder // the scenario's steps
-	line    int             // the YAML line of what is being compiled, for errors
+	// lastKeyword is the keyword of the last step written: assertions
+	// after the first read "And".
+	lastKeyword string
+	line        int // the YAML line of what is being compiled, for errors
 }
 
 func (c *compiler) fail(field, format string, args ...any) error {
@@ -93,7 +97,12 @@ func (c *compiler) quote(field, s string) (string, error) {
 }
 
 func (c *compiler) step(keyword, text string) {
-	fmt.Fprintf(&c.b, "    %s %s\n", keyword, text)
+	shown := keyword
+	if keyword == "Then" && c.lastKeyword == "Then" {
+		shown = "And"
+	}
+	c.lastKeyword = keyword
+	fmt.Fprintf(&c.b, "    %s %s\n", shown, text)
 }
 
 // assert writes an assertion charged to check: labelled, unless its step
@@ -1107,8 +1116,10 @@ func (c *compiler) expect(turn int, path string) error {
 		}
 	}
 	// Approvals: the ones the file lists, then the ones later answers need
-	// (charged to REQ-01, which joins the scenario's checks); a provider
-	// call's is the provider's request, carried by the turn.
+	// (charged to REQ-01, or PROV-01 for a provider call, which joins the
+	// scenario's checks); a provider call's is the provider's own request,
+	// carried by the turn (PROV-01's rule: the provider's approval reaches
+	// the user, and the answer goes back to the provider).
 	var local, provider []string
 	for _, id := range e.Approvals {
 		if c.calls[id].provider {
@@ -1139,9 +1150,11 @@ func (c *compiler) expect(turn int, path string) error {
 		if err != nil {
 			return err
 		}
-		if err := one("approvals", id, text); err != nil {
+		check, err := c.resolve(s, "approvals", id, "", "PROV-01")
+		if err != nil {
 			return err
 		}
+		c.assert(check, text, false)
 	}
 	var needed []string
 	for _, id := range c.requested[turn] {
@@ -1150,8 +1163,8 @@ func (c *compiler) expect(turn int, path string) error {
 			if err != nil {
 				return err
 			}
-			c.requireREQ01()
-			c.assert("REQ-01", text, false)
+			c.requireAuto("PROV-01")
+			c.assert("PROV-01", text, false)
 			continue
 		}
 		needed = append(needed, id)
@@ -1161,7 +1174,7 @@ func (c *compiler) expect(turn int, path string) error {
 		if err != nil {
 			return err
 		}
-		c.requireREQ01()
+		c.requireAuto("REQ-01")
 		c.assert("REQ-01", text, false)
 	}
 	for _, id := range e.NoApprovals {
@@ -1406,13 +1419,13 @@ func (c *compiler) expect(turn int, path string) error {
 	return c.unconsumed(s)
 }
 
-// requireREQ01 notes an assertion of REQ-01 the compiler added: REQ-01
-// joins the scenario's checks.
-func (c *compiler) requireREQ01() {
-	if !c.listed["REQ-01"] {
-		c.auto["REQ-01"] = true
+// requireAuto notes an assertion the compiler added, charged to id: the
+// check joins the scenario's checks.
+func (c *compiler) requireAuto(id string) {
+	if !c.listed[id] {
+		c.auto[id] = true
 	}
-	c.asserted["REQ-01"] = true
+	c.asserted[id] = true
 }
 
 // compactInput renders a call's input as the steps write JSON: on one
