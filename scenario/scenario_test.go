@@ -154,3 +154,26 @@ func TestSchemaRejectsBadScenarios(t *testing.T) {
 		}
 	}
 }
+
+// TestDocExampleLoads: the example of docs/scenarios.md is a scenario that
+// loads and compiles.
+func TestDocExampleLoads(t *testing.T) {
+	doc, err := os.ReadFile("../docs/scenarios.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	start := strings.Index(text, "```yaml\n")
+	if start < 0 {
+		t.Fatal("docs/scenarios.md has no yaml example")
+	}
+	text = text[start+len("```yaml\n"):]
+	example := text[:strings.Index(text, "```")]
+	f, err := Parse("docs/scenarios.md", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compile(f); err != nil {
+		t.Fatal(err)
+	}
+}
