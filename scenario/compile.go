@@ -438,7 +438,7 @@ func (c *compiler) answeredCalls(t *Turn, field string, turn int) ([]string, err
 			if toolsAllowed {
 				what += ", and no tool is named"
 			}
-			return c.failAt(lineOf2(t.lines, f, t.line), field+"."+f, "%s %q", what, id)
+			return c.failAt(turnFieldLine(t.lines, f, t.line), field+"."+f, "%s %q", what, id)
 		}
 		out = append(out, id)
 		return nil
@@ -495,7 +495,7 @@ func (c *compiler) answeredCalls(t *Turn, field string, turn int) ([]string, err
 	}
 	if t.Rename != nil {
 		if call := c.calls[t.Rename.Call]; call != nil && call.tool == t.Rename.Tool {
-			return nil, c.failAt(lineOf2(t.lines, "rename", t.line), field+".rename.tool", "%q is already the tool of %s: rename it to another", t.Rename.Tool, t.Rename.Call)
+			return nil, c.failAt(turnFieldLine(t.lines, "rename", t.line), field+".rename.tool", "%q is already the tool of %s: rename it to another", t.Rename.Tool, t.Rename.Call)
 		}
 	}
 	if pa := t.ProviderAnswer; pa != nil {
@@ -507,7 +507,7 @@ func (c *compiler) answeredCalls(t *Turn, field string, turn int) ([]string, err
 			}
 		}
 		if !found {
-			return nil, c.failAt(lineOf2(t.lines, "providerAnswer", t.line), field+".providerAnswer.approvalId", "no provider call of an earlier turn asks approval %q", pa.ApprovalID)
+			return nil, c.failAt(turnFieldLine(t.lines, "providerAnswer", t.line), field+".providerAnswer.approvalId", "no provider call of an earlier turn asks approval %q", pa.ApprovalID)
 		}
 	}
 	return out, nil
@@ -543,7 +543,9 @@ func (c *compiler) pendingCallsTo(tool string, turn int) []string {
 	return ids
 }
 
-func lineOf2(lines map[string]int, field string, fallback int) int {
+// turnFieldLine is the line of a turn's field ("answers[2].call" is on the
+// line of answers), or fallback.
+func turnFieldLine(lines map[string]int, field string, fallback int) int {
 	if i := strings.IndexAny(field, ".["); i >= 0 {
 		field = field[:i]
 	}
@@ -1022,7 +1024,7 @@ func (c *compiler) expect(turn int, path string) error {
 	t := &c.f.Turns[turn]
 	e := &t.Expect
 	c.line = t.line
-	s, err := c.newScope(path, lineOf3(e.line, t.line), e.lines, e.Check, e.Checks)
+	s, err := c.newScope(path, orLine(e.line, t.line), e.lines, e.Check, e.Checks)
 	if err != nil {
 		return err
 	}
@@ -1441,7 +1443,8 @@ func compactInput(raw json.RawMessage) string {
 	return b.String()
 }
 
-func lineOf3(line, fallback int) int {
+// orLine is line, or fallback when it is unknown.
+func orLine(line, fallback int) int {
 	if line > 0 {
 		return line
 	}
