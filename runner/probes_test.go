@@ -21,7 +21,7 @@ func TestFalsePositiveProbes(t *testing.T) {
 			t.Parallel()
 			tgt := p.New()
 			defer tgt.Close()
-			run, err := Run(context.Background(), Options{Target: tgt, NoScenarios: probeNoYAML})
+			run, err := Run(context.Background(), Options{Target: tgt})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestVacuityProbes(t *testing.T) {
 			t.Parallel()
 			tgt := p.New()
 			defer tgt.Close()
-			run, err := Run(context.Background(), Options{Target: tgt, Tags: "@" + p.Role, NoScenarios: probeNoYAML})
+			run, err := Run(context.Background(), Options{Target: tgt, Tags: "@" + p.Role})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,6 +82,3 @@ func TestVacuityProbes(t *testing.T) {
 		})
 	}
 }
-
-// probeNoYAML leaves the YAML scenarios out while they are being relabelled.
-var probeNoYAML = true

@@ -159,6 +159,9 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 			if err != nil {
 				return nil, fmt.Errorf("runner: %w", err)
 			}
+			if errs := steps.Lint(f.Path, []byte(text)); len(errs) > 0 {
+				return nil, fmt.Errorf("runner: %s compiles to a scenario that fails the lint (conformance scenario show %s): %v", f.Path, f.Path, errs[0])
+			}
 			contents = append(contents, godog.Feature{Name: f.Path, Contents: []byte(text)})
 		}
 	}

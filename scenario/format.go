@@ -28,13 +28,12 @@ type File struct {
 	Path string `yaml:"-"`
 	// ID names the scenario in reports; the file's name without .yaml if
 	// empty.
-	ID          string   `yaml:"id"`
-	Title       string   `yaml:"title"`
-	Description string   `yaml:"description"`
-	Checks      []string `yaml:"checks"`
-	// Level is must (the default) or should: a should scenario's failure
-	// is a warning.
-	Level string `yaml:"level"`
+	ID          string `yaml:"id"`
+	Title       string `yaml:"title"`
+	Description string `yaml:"description"`
+	// Checks are the checks the scenario exercises. Every assertion of the
+	// scenario is charged to one of them, and each is asserted.
+	Checks []string `yaml:"checks"`
 	// Modes are the turn modes to run in: generate, stream (both by
 	// default).
 	Modes []string `yaml:"modes"`
@@ -55,7 +54,8 @@ type File struct {
 	// Tags are extra tags for the scenario (without @).
 	Tags []string `yaml:"tags"`
 
-	line int
+	line  int
+	lines map[string]int
 }
 
 // Exchanges generates a long finished history.
@@ -75,8 +75,9 @@ type Tool struct {
 	Name string `yaml:"name"`
 	// InputSchema is the JSON Schema of the input.
 	InputSchema yaml.Node `yaml:"inputSchema"`
-	// Approval is always, never, fails (a dynamic policy that cannot be
-	// evaluated), or a rule: {field: path, startsWith: /etc}.
+	// Approval is always, never, fails (a dynamic policy that returns an
+	// error), panics (one that throws), or a rule: {field: path,
+	// startsWith: /etc}.
 	Approval yaml.Node `yaml:"approval"`
 	// Returns is the tool's output (any JSON).
 	Returns yaml.Node `yaml:"returns"`
@@ -99,19 +100,25 @@ type Turn struct {
 	Model []ModelReply `yaml:"model"`
 
 	// The action: exactly one of these.
-	Say            string          `yaml:"say"`
-	Approve        []string        `yaml:"approve"`
-	Deny           []string        `yaml:"deny"`
-	Answers        []Answer        `yaml:"answers"`
-	ApproveTwice   string          `yaml:"approveTwice"`
-	Conflict       string          `yaml:"conflict"`
-	Orphan         *Orphan         `yaml:"orphan"`
-	Resend         string          `yaml:"resend"`
-	Replay         bool            `yaml:"replay"`
-	Malformed      *Malformed      `yaml:"malformed"`
-	Forge          *Forge          `yaml:"forge"`
-	Tamper         *Tamper         `yaml:"tamper"`
-	ProviderAnswer *ProviderAnswer `yaml:"providerAnswer"`
+	Say                  string             `yaml:"say"`
+	Approve              []string           `yaml:"approve"`
+	Deny                 []string           `yaml:"deny"`
+	Answers              []Answer           `yaml:"answers"`
+	AnswersInTwoMessages [][]Answer         `yaml:"answersInTwoMessages"`
+	ApproveTwice         string             `yaml:"approveTwice"`
+	ApproveTwiceAcross   string             `yaml:"approveTwiceAcross"`
+	Conflict             string             `yaml:"conflict"`
+	ConflictAcross       string             `yaml:"conflictAcross"`
+	Orphan               *Orphan            `yaml:"orphan"`
+	Resend               string             `yaml:"resend"`
+	Replay               bool               `yaml:"replay"`
+	Malformed            *Malformed         `yaml:"malformed"`
+	Forge                *Forge             `yaml:"forge"`
+	ForgeUnsigned        *Forge             `yaml:"forgeUnsigned"`
+	Tamper               *Tamper            `yaml:"tamper"`
+	Rename               *Rename            `yaml:"rename"`
+	ApproveWithResult    *ApproveWithResult `yaml:"approveWithResult"`
+	ProviderAnswer       *ProviderAnswer    `yaml:"providerAnswer"`
 
 	// Reason is the reason given with approve or deny.
 	Reason string `yaml:"reason"`
@@ -122,7 +129,8 @@ type Turn struct {
 
 	Expect Expect `yaml:"expect"`
 
-	line int
+	line  int
+	lines map[string]int
 }
 
 // Answer is one answer of a batch.
@@ -158,6 +166,20 @@ type Forge struct {
 type Tamper struct {
 	Call  string    `yaml:"call"`
 	Input yaml.Node `yaml:"input"`
+}
+
+// Rename changes the tool name of a call after its approval was
+// requested, then approves it.
+type Rename struct {
+	Call string `yaml:"call"`
+	Tool string `yaml:"tool"`
+}
+
+// ApproveWithResult approves a call and gives its result in the same
+// message, as a client that ran the tool itself would.
+type ApproveWithResult struct {
+	Call   string    `yaml:"call"`
+	Output yaml.Node `yaml:"output"`
 }
 
 // ProviderAnswer answers a provider-executed approval.
@@ -197,20 +219,25 @@ type ModelError struct {
 	Message string `yaml:"message"`
 }
 
-// PromptExpect is what a prompt must contain.
+// PromptExpect is what a prompt must contain. Each expectation is charged
+// to one check: see Expect for how it is found.
 type PromptExpect struct {
-	Results           []ResultExpect `yaml:"results"`
-	NoResults         []string       `yaml:"noResults"`
-	NoApprovalParts   bool           `yaml:"noApprovalParts"`
-	ProviderApprovals []struct {
-		ApprovalID string `yaml:"approvalId"`
-		Approved   bool   `yaml:"approved"`
-	} `yaml:"providerApprovals"`
-	Messages    *int     `yaml:"messages"`
-	LastRole    string   `yaml:"lastRole"`
-	Contains    []string `yaml:"contains"`
-	NotContains []string `yaml:"notContains"`
-	Check       string   `yaml:"check"`
+	Results           []ResultExpect           `yaml:"results"`
+	NoResults         []string                 `yaml:"noResults"`
+	NoApprovalParts   bool                     `yaml:"noApprovalParts"`
+	ProviderApprovals []ProviderApprovalExpect `yaml:"providerApprovals"`
+	Messages          *int                     `yaml:"messages"`
+	LastRole          string                   `yaml:"lastRole"`
+	Contains          []string                 `yaml:"contains"`
+	NotContains       []string                 `yaml:"notContains"`
+	// Tools are the tools the prompt offers, in any order.
+	Tools []string `yaml:"tools"`
+	// Check is the block's check; Checks overrides it per field.
+	Check  string            `yaml:"check"`
+	Checks map[string]string `yaml:"checks"`
+
+	line  int
+	lines map[string]int
 }
 
 // ResultExpect is an expected result in a prompt.
@@ -220,33 +247,83 @@ type ResultExpect struct {
 	Reason       *string   `yaml:"reason"`
 	Value        yaml.Node `yaml:"value"`
 	TextContains string    `yaml:"textContains"`
+	// Text is the whole text of a text or error-text result.
+	Text *string `yaml:"text"`
+	// Skipped: the result is the abort-remaining policy's skipped result,
+	// word for word (PART-02).
+	Skipped bool `yaml:"skipped"`
+	// Check is charged with a missing result, and its value and text;
+	// TypeCheck with its type (DEN-01 for execution-denied); ReasonCheck
+	// with its denial reason (DEN-02).
+	Check       string `yaml:"check"`
+	TypeCheck   string `yaml:"typeCheck"`
+	ReasonCheck string `yaml:"reasonCheck"`
+
+	line int
 }
 
-// Expect is what must be true after a turn.
+// ProviderApprovalExpect is an expected forwarded provider approval.
+type ProviderApprovalExpect struct {
+	ApprovalID string `yaml:"approvalId"`
+	Approved   bool   `yaml:"approved"`
+	Check      string `yaml:"check"`
+}
+
+// Expect is what must be true after a turn. Each field is an assertion
+// charged to one check: checks[field] (or checks["field.item"] for one
+// item of a list or map), else the field's natural check (approvals is
+// REQ-01's, uniqueApprovalIds REQ-02's, ...: see naturalChecks), else the
+// block's check, else the scenario's only check; otherwise the scenario
+// does not load.
 type Expect struct {
+	// Check is the block's check; Checks overrides it per field.
+	Check  string            `yaml:"check"`
+	Checks map[string]string `yaml:"checks"`
+
 	FinishReason string `yaml:"finishReason"`
 	// Error is the turn error code expected.
 	Error string `yaml:"error"`
-	// ErrorOrDenial is "Code call": the turn fails with Code, or the call
-	// gets a denial result.
+	// ErrorOrDenial: the turn fails with Code, or the call gets a denial
+	// result.
 	ErrorOrDenial *ErrorOrDenial `yaml:"errorOrDenial"`
 	// ClearError: the turn is refused as invalid input, with a message.
 	ClearError bool `yaml:"clearError"`
-	// AsksOrFails: the turn asks approval for this call, or fails.
+	// ClearErrorOrDenial: the turn is refused with a clear error, or the
+	// call gets a denial result (and does not run).
+	ClearErrorOrDenial string `yaml:"clearErrorOrDenial"`
+	// AsksOrFails: the turn asks approval for this call, or refuses the
+	// turn with a clear error of its own.
 	AsksOrFails string   `yaml:"asksOrFails"`
 	Approvals   []string `yaml:"approvals"`
 	NoApprovals []string `yaml:"noApprovals"`
 	// Runs maps a tool name or a call id to how many times it has run so
 	// far in the scenario.
 	Runs map[string]int `yaml:"runs"`
-	// RunsAtMost bounds runs.
-	RunsAtMost map[string]int `yaml:"runsAtMost"`
+	// Ran: each of these (tool names or call ids) has run, at least once.
+	Ran []string `yaml:"ran"`
+	// AtMostOnce: each of these (tool names or call ids) has run at most
+	// once so far.
+	AtMostOnce []string `yaml:"atMostOnce"`
+	// NotRunAgain: none of these calls ran again after the conversation
+	// held its result.
+	NotRunAgain []string `yaml:"notRunAgain"`
+	// FailedAsDeclared: each of these calls, whose tool fails, failed as
+	// the target declares: an error result with the tool's message that
+	// reaches the model, or a turn that fails with ToolExecution saying so.
+	FailedAsDeclared []string `yaml:"failedAsDeclared"`
 	// NotRunWith: the tool never ran with this input.
 	NotRunWith *NotRunWith `yaml:"notRunWith"`
+	// RanWith maps a tool name or call id to the input every run of it
+	// had (it ran at least once).
+	RanWith map[string]yaml.Node `yaml:"ranWith"`
+	// RanAsCalled: each of these calls ran, every time with the input the
+	// model's reply gave it.
+	RanAsCalled []string `yaml:"ranAsCalled"`
 	// NothingRan: no tool has run so far.
 	NothingRan bool `yaml:"nothingRan"`
-	// NothingRanIfFailed: if the turn failed, no tool ran in it.
-	NothingRanIfFailed bool `yaml:"nothingRanIfFailed"`
+	// NoLostSideEffects: a failed turn ran no tool; a turn that succeeded
+	// holds a result for every call that ran in it.
+	NoLostSideEffects bool `yaml:"noLostSideEffects"`
 	// RanBefore maps a tool name or call id to the model call it ran before.
 	RanBefore map[string]int `yaml:"ranBefore"`
 	// ModelCalls is how many times the model was called in the turn.
@@ -258,20 +335,36 @@ type Expect struct {
 	EveryCallAccounted bool `yaml:"everyCallAccounted"`
 	// StreamMatches: the stream's approval events match the messages.
 	StreamMatches bool `yaml:"streamMatches"`
+	// StreamResults: in stream mode, the result events match the turn's
+	// results (not applicable in generate mode).
+	StreamResults bool `yaml:"streamResults"`
 	// Events: the stream carries these event types, in this order (other
 	// events may come between).
 	Events []string `yaml:"events"`
 	// UniqueApprovalIDs: every approval id in the conversation is unique.
 	UniqueApprovalIDs bool `yaml:"uniqueApprovalIds"`
-	// NoRejection: the model never rejected a prompt.
-	NoRejection bool `yaml:"noRejection"`
 	// FirstMessageResults: the turn's first message holds these results.
 	FirstMessageResults []string `yaml:"firstMessageResults"`
-	// Policy: the dynamic policy was asked once for each of these calls with
-	// its input.
-	PolicyAskedOnce []string `yaml:"policyAskedOnce"`
+	// ResultsAdded: the turn's messages hold exactly one result for each.
+	ResultsAdded []string `yaml:"resultsAdded"`
+	// ResultTypes maps a call to the type of the result the turn added.
+	ResultTypes map[string]string `yaml:"resultTypes"`
+	// NoResultFor: the turn's messages hold no result for these calls.
+	NoResultFor []string `yaml:"noResultFor"`
+	// ResolvedOnce: duplicate or conflicting answers for the call were
+	// resolved once (at most one run, exactly one result), or the message
+	// was refused with a clear error.
+	ResolvedOnce string `yaml:"resolvedOnce"`
+	// PolicyAsked: the dynamic policy was asked for each call, each time
+	// with its input.
+	PolicyAsked []string `yaml:"policyAsked"`
 	// PolicySaw: the policy was given the conversation with this text.
 	PolicySaw string `yaml:"policySaw"`
+	// PolicySawCallID: the policy was asked with this toolCallId.
+	PolicySawCallID string `yaml:"policySawCallId"`
+
+	line  int
+	lines map[string]int
 }
 
 // ErrorOrDenial is the code and the call of Expect.ErrorOrDenial.
@@ -284,6 +377,16 @@ type ErrorOrDenial struct {
 type NotRunWith struct {
 	Tool  string    `yaml:"tool"`
 	Input yaml.Node `yaml:"input"`
+}
+
+// removedFields are fields earlier versions of the format had, with what
+// to write instead.
+var removedFields = map[string]string{
+	"level":              "removed: a check's own level decides whether its failure is a warning (the @should tag is derived from the checks)",
+	"runsAtMost":         "removed: use atMostOnce: [ids] (at most once is the rule), or runs: {id: n} for an exact count",
+	"noRejection":        "removed: every model call is checked against the provider's rules (WIRE-01, WIRE-02) whatever the scenario says",
+	"policyAskedOnce":    "removed: use policyAsked: [ids] (each time the policy is asked, it gets the call's own input)",
+	"nothingRanIfFailed": "removed: use noLostSideEffects: true",
 }
 
 // decodeStrict decodes a mapping node into v (a pointer to a struct),
@@ -330,6 +433,9 @@ func checkKeys(n *yaml.Node, t reflect.Type) error {
 			key, val := n.Content[i], n.Content[i+1]
 			f, ok := fields[key.Value]
 			if !ok {
+				if hint, gone := removedFields[key.Value]; gone {
+					return &fieldError{line: key.Line, field: key.Value, msg: hint}
+				}
 				return &fieldError{line: key.Line, field: key.Value, msg: "unknown field (allowed: " + strings.Join(names, ", ") + ")"}
 			}
 			if err := checkKeys(val, f.Type); err != nil {
@@ -372,10 +478,21 @@ func kindName(n *yaml.Node) string {
 	return "something else"
 }
 
-// UnmarshalYAML records the line of the file's top node.
+// keyLines maps the keys of a mapping node to their lines.
+func keyLines(n *yaml.Node) map[string]int {
+	out := map[string]int{}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out[n.Content[i].Value] = n.Content[i].Line
+		}
+	}
+	return out
+}
+
+// UnmarshalYAML records the line of the file's top node and of its keys.
 func (f *File) UnmarshalYAML(n *yaml.Node) error {
 	type plain File
-	f.line = n.Line
+	f.line, f.lines = n.Line, keyLines(n)
 	return decodeStrict(n, (*plain)(f))
 }
 
@@ -386,16 +503,37 @@ func (t *Tool) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode((*plain)(t))
 }
 
-// UnmarshalYAML records the turn's line.
+// UnmarshalYAML records the turn's line and the lines of its keys.
 func (t *Turn) UnmarshalYAML(n *yaml.Node) error {
 	type plain Turn
-	t.line = n.Line
+	t.line, t.lines = n.Line, keyLines(n)
 	return n.Decode((*plain)(t))
 }
 
 // UnmarshalYAML records the reply's line.
 func (r *ModelReply) UnmarshalYAML(n *yaml.Node) error {
 	type plain ModelReply
+	r.line = n.Line
+	return n.Decode((*plain)(r))
+}
+
+// UnmarshalYAML records the lines of the expectations.
+func (e *Expect) UnmarshalYAML(n *yaml.Node) error {
+	type plain Expect
+	e.line, e.lines = n.Line, keyLines(n)
+	return n.Decode((*plain)(e))
+}
+
+// UnmarshalYAML records the lines of the prompt's expectations.
+func (e *PromptExpect) UnmarshalYAML(n *yaml.Node) error {
+	type plain PromptExpect
+	e.line, e.lines = n.Line, keyLines(n)
+	return n.Decode((*plain)(e))
+}
+
+// UnmarshalYAML records the expected result's line.
+func (r *ResultExpect) UnmarshalYAML(n *yaml.Node) error {
+	type plain ResultExpect
 	r.line = n.Line
 	return n.Decode((*plain)(r))
 }

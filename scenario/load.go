@@ -92,6 +92,11 @@ func Parse(file string, data []byte) (*File, error) {
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
+	// Compiling checks what only the whole scenario can say: which check
+	// each expectation asserts, which calls exist by each turn.
+	if _, err := Compile(&f); err != nil {
+		return nil, err
+	}
 	return &f, nil
 }
 
@@ -156,10 +161,13 @@ func (f *File) validate() error {
 			return fail(f.line, "checks", "%s is a %s check; YAML scenarios drive the agent role", c, ch.Role)
 		}
 	}
-	switch f.Level {
-	case "", "must", "should":
-	default:
-		return fail(f.line, "level", "%q is not must or should", f.Level)
+	for _, tag := range f.Tags {
+		if _, ok := checks.Lookup(tag); ok {
+			return fail(f.line, "tags", "%s is a check: list it in checks", tag)
+		}
+		if !idPattern.MatchString(tag) {
+			return fail(f.line, "tags", "%q is not a valid tag (letters, digits, '.', '_', '-')", tag)
+		}
 	}
 	for _, m := range f.Modes {
 		if m != "generate" && m != "stream" {
@@ -204,6 +212,9 @@ func (f *File) validate() error {
 		}
 		if t.Provider && (t.Slow || t.Fails != "") {
 			return fail(t.line, field, "a provider tool runs at the provider: slow and fails do not apply")
+		}
+		if t.Provider && f.Provider != "openai-responses" {
+			return fail(t.line, field+".provider", "only the openai-responses profile carries a provider's tool calls and approvals: set provider: openai-responses")
 		}
 	}
 	if f.Exchanges != nil {
@@ -272,7 +283,18 @@ func (f *File) validate() error {
 		}
 		n := t.actions()
 		if n != 1 {
-			return fail(t.line, field, "a turn takes exactly one action (say, approve, deny, answers, approveTwice, conflict, orphan, resend, replay, malformed, forge, tamper or providerAnswer); found %d", n)
+			return fail(t.line, field, "a turn takes exactly one action (%s); found %d", strings.Join(actionNames, ", "), n)
+		}
+		if m := t.AnswersInTwoMessages; len(m) > 0 && (len(m) != 2 || len(m[0]) == 0 || len(m[1]) == 0) {
+			return fail(t.line, field+".answersInTwoMessages", "give two lists of answers, one per message, neither empty")
+		}
+		if t.Rename != nil && (t.Rename.Call == "" || t.Rename.Tool == "") {
+			return fail(t.line, field+".rename", "give the call and the tool it is renamed to")
+		}
+		if a := t.ApproveWithResult; a != nil {
+			if _, err := objectJSON(&a.Output); err != nil || a.Call == "" {
+				return fail(t.line, field+".approveWithResult", "give the call and its output (an object)")
+			}
 		}
 		if (t.Note != "" || t.Then != "") && len(t.Approve) != 1 {
 			return fail(t.line, field, "note and then go with the approval of exactly one call")
@@ -295,8 +317,19 @@ func (f *File) validate() error {
 				return fail(t.line, field+".malformed.approval", "give the raw approval response as a mapping")
 			}
 		}
-		if t.Forge != nil && tools[t.Forge.Tool] == nil {
-			return fail(t.line, field+".forge.tool", "no tool named %q", t.Forge.Tool)
+		for name, fg := range map[string]*Forge{"forge": t.Forge, "forgeUnsigned": t.ForgeUnsigned} {
+			if fg == nil {
+				continue
+			}
+			if tools[fg.Tool] == nil {
+				return fail(t.line, field+"."+name+".tool", "no tool named %q", fg.Tool)
+			}
+			if fg.Call == "" {
+				return fail(t.line, field+"."+name+".call", "missing: the forged call's id")
+			}
+			if _, err := objectJSON(&fg.Input); err != nil {
+				return fail(t.line, field+"."+name+".input", "%v", err)
+			}
 		}
 		if err := t.Expect.validate(tools); err != nil {
 			return fail(t.line, field+".expect", "%v", err)
@@ -305,11 +338,19 @@ func (f *File) validate() error {
 	return nil
 }
 
-// actions counts the actions a turn takes.
+// actionNames are the actions a turn can take.
+var actionNames = []string{"say", "approve", "deny", "answers", "answersInTwoMessages", "approveTwice", "approveTwiceAcross",
+	"conflict", "conflictAcross", "orphan", "resend", "replay", "malformed", "forge", "forgeUnsigned", "tamper", "rename",
+	"approveWithResult", "providerAnswer"}
+
+// actions counts the actions a turn takes (approve and deny together are
+// one: the answers of one message).
 func (t *Turn) actions() int {
 	n := 0
-	for _, set := range []bool{t.Say != "", len(t.Approve) > 0, len(t.Deny) > 0, len(t.Answers) > 0, t.ApproveTwice != "",
-		t.Conflict != "", t.Orphan != nil, t.Resend != "", t.Replay, t.Malformed != nil, t.Forge != nil, t.Tamper != nil, t.ProviderAnswer != nil} {
+	for _, set := range []bool{t.Say != "", len(t.Approve)+len(t.Deny) > 0, len(t.Answers) > 0, len(t.AnswersInTwoMessages) > 0,
+		t.ApproveTwice != "", t.ApproveTwiceAcross != "", t.Conflict != "", t.ConflictAcross != "", t.Orphan != nil, t.Resend != "",
+		t.Replay, t.Malformed != nil, t.Forge != nil, t.ForgeUnsigned != nil, t.Tamper != nil, t.Rename != nil,
+		t.ApproveWithResult != nil, t.ProviderAnswer != nil} {
 		if set {
 			n++
 		}
@@ -351,17 +392,17 @@ func (t *Tool) approval() (approval, error) {
 		if t.Provider {
 			return approval{kind: "never"}, nil
 		}
-		return approval{}, errors.New(`missing: always, never, fails, or {field: ..., startsWith: ...}`)
+		return approval{}, errors.New(`missing: always, never, fails, panics, or {field: ..., startsWith: ...}`)
 	}
 	if n.Kind == yaml.ScalarNode {
 		switch n.Value {
-		case "always", "never", "fails":
+		case "always", "never", "fails", "panics":
 			if t.Provider && n.Value != "never" {
 				return approval{}, errors.New("a provider tool's approval is asked by the provider; leave approval out")
 			}
 			return approval{kind: n.Value}, nil
 		}
-		return approval{}, fmt.Errorf("%q is not always, never or fails", n.Value)
+		return approval{}, fmt.Errorf("%q is not always, never, fails or panics", n.Value)
 	}
 	var rule struct {
 		Field      string `yaml:"field"`

@@ -72,11 +72,9 @@ func TestLoadErrorsNameFileLineAndField(t *testing.T) {
 }
 
 func TestCompileRefusesQuotesInSteps(t *testing.T) {
-	f, err := Parse("x.yaml", []byte("title: x\nchecks: [PRE-01]\nturns:\n  - say: 'she said \"hi\"'\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Compile(f); err == nil || !strings.Contains(err.Error(), "turns[0].say") {
+	_, err := Parse("x.yaml", []byte("title: x\nchecks: [PRE-01]\nturns:\n  - say: 'she said \"hi\"'\n    expect: {nothingRan: true}\n"))
+	var e *Error
+	if !errors.As(err, &e) || e.Field != "turns[0].say" || e.Line != 4 {
 		t.Errorf("got %v", err)
 	}
 }
@@ -142,12 +140,40 @@ func TestSchemaRejectsBadScenarios(t *testing.T) {
 		"no turns":      "title: x\nchecks: [PRE-01]\n",
 		"unknown field": "title: x\nchecks: [PRE-01]\nturns: [{say: hi}]\ncolour: red\n",
 		"two actions":   "title: x\nchecks: [PRE-01]\nturns: [{say: hi, replay: true}]\n",
-		"bad check":     "title: x\nchecks: [pre-1]\nturns: [{say: hi}]\n",
+		"bad checks":    "title: x\nchecks: [pre-1]\nturns: [{say: hi}]\n",
 		"bad mode":      "title: x\nchecks: [PRE-01]\nmodes: [batch]\nturns: [{say: hi}]\n",
 		"bad approval":  "title: x\nchecks: [PRE-01]\ntools: [{name: t, approval: sometimes}]\nturns: [{say: hi}]\n",
+		"level is gone": "title: x\nchecks: [PRE-01]\nlevel: should\nturns: [{say: hi}]\n",
+		"removed field": "title: x\nchecks: [PRE-01]\nturns: [{say: hi, expect: {noRejection: true}}]\n",
+		"say and deny":  "title: x\nchecks: [PRE-01]\nturns: [{say: hi, deny: [c]}]\n",
+		"bad check":     "title: x\nchecks: [PRE-01]\nturns: [{say: hi, expect: {check: pre-1}}]\n",
+		"one message":   "title: x\nchecks: [PRE-01]\nturns: [{answersInTwoMessages: [[{call: c, approve: true}]]}]\n",
 	} {
 		if err := schema.Validate(yamlJSON(t, []byte(doc))); err == nil {
 			t.Errorf("%s: the schema accepted it", name)
 		}
+	}
+}
+
+// TestDocExampleLoads: the example of docs/scenarios.md is a scenario that
+// loads and compiles.
+func TestDocExampleLoads(t *testing.T) {
+	doc, err := os.ReadFile("../docs/scenarios.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	start := strings.Index(text, "```yaml\n")
+	if start < 0 {
+		t.Fatal("docs/scenarios.md has no yaml example")
+	}
+	text = text[start+len("```yaml\n"):]
+	example := text[:strings.Index(text, "```")]
+	f, err := Parse("docs/scenarios.md", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compile(f); err != nil {
+		t.Fatal(err)
 	}
 }

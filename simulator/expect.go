@@ -10,12 +10,15 @@ import (
 	"github.com/approval-conformance-kit/ack/model"
 )
 
-// check returns the expectations the request does not meet. lossy says
-// the prompt came over a provider wire, which carries tool outputs as text
-// without their types (see checkResult).
-func (e *Expect) check(req *llm.Request, lossy bool) []Problem {
+// check returns the expectations the request does not meet, and those
+// that could not be evaluated because what they read is missing (the type
+// or the reason of a result the prompt does not hold: that is charged to
+// the result's own check, not to theirs). lossy says the prompt came over
+// a provider wire, which carries tool outputs as text without their types
+// (see checkResult).
+func (e *Expect) check(req *llm.Request, lossy bool) (fails, blocked []Problem) {
 	if e == nil {
-		return nil
+		return nil, nil
 	}
 	var out []Problem
 	fail := func(field, format string, args ...any) {
@@ -23,23 +26,26 @@ func (e *Expect) check(req *llm.Request, lossy bool) []Problem {
 	}
 	ix := model.IndexOf(req.Messages)
 	for _, want := range e.Results {
-		check := e.Check
-		if want.Check != "" {
-			check = want.Check
-		}
-		if check == "" {
-			check = e.checkOf("results")
-		}
+		c := e.resultChecks(want)
 		res, ok := ix.Result(want.ToolCallID)
 		if !ok {
-			out = append(out, Problem{Check: check, Detail: fmt.Sprintf("expected a result for %s in the prompt, found none", want.ToolCallID)})
+			out = append(out, Problem{Check: c.present, Detail: fmt.Sprintf("expected a result for %s in the prompt, found none", want.ToolCallID)})
+			if want.Type != "" && c.typ != c.present {
+				blocked = append(blocked, Problem{Check: c.typ, Detail: fmt.Sprintf("the type of the result for %s: the prompt holds no result for it", want.ToolCallID)})
+			}
+			if want.Reason != nil && c.reason != c.present {
+				blocked = append(blocked, Problem{Check: c.reason, Detail: fmt.Sprintf("the reason of the denial of %s: the prompt holds no result for it", want.ToolCallID)})
+			}
 			continue
 		}
+		var f, b []Problem
 		if lossy {
-			out = append(out, checkWireResult(check, want, res.Output)...)
+			f, b = checkWireResult(c, want, res.Output)
 		} else {
-			out = append(out, checkResult(check, want, res.Output)...)
+			f, b = checkResult(c, want, res.Output)
 		}
+		out = append(out, f...)
+		blocked = append(blocked, b...)
 	}
 	for _, id := range e.NoResults {
 		if _, ok := ix.Result(id); ok {
@@ -106,7 +112,30 @@ func (e *Expect) check(req *llm.Request, lossy bool) []Problem {
 			fail("tools", "expected the tools %v to be offered, got %v", want, got)
 		}
 	}
-	return out
+	return out, blocked
+}
+
+// resultCheck says which check each aspect of an expected result is
+// charged to: its presence (and its value and text), its type, and its
+// denial reason.
+type resultCheck struct{ present, typ, reason string }
+
+// resultChecks resolves the checks of an expected result: the item's own
+// check, else the field's, else the expectation's; the type and the
+// reason default to the item's check.
+func (e *Expect) resultChecks(want ResultExpect) resultCheck {
+	c := resultCheck{present: want.Check}
+	if c.present == "" {
+		c.present = e.checkOf("results")
+	}
+	c.typ, c.reason = want.TypeCheck, want.ReasonCheck
+	if c.typ == "" {
+		c.typ = c.present
+	}
+	if c.reason == "" {
+		c.reason = c.present
+	}
+	return c
 }
 
 // checkOf is the check an expectation field blames: its own, or the
@@ -118,28 +147,38 @@ func (e *Expect) checkOf(field string) string {
 	return e.Check
 }
 
-func checkResult(check string, want ResultExpect, got *model.ToolOutput) []Problem {
-	var out []Problem
-	fail := func(format string, args ...any) {
-		out = append(out, Problem{Check: check, Detail: fmt.Sprintf(format, args...)})
+func checkResult(c resultCheck, want ResultExpect, got *model.ToolOutput) (fails, blocked []Problem) {
+	fail := func(check, format string, args ...any) {
+		fails = append(fails, Problem{Check: check, Detail: fmt.Sprintf(format, args...)})
 	}
-	if want.Type != "" && string(got.Type) != want.Type {
-		fail("expected the result for %s to be of type %s, got %s", want.ToolCallID, want.Type, got.Type)
-		return out
+	typeOK := want.Type == "" || string(got.Type) == want.Type
+	if !typeOK {
+		fail(c.typ, "expected the result for %s to be of type %s, got %s", want.ToolCallID, want.Type, got.Type)
 	}
-	if want.Reason != nil && got.Reason != *want.Reason {
-		fail("expected the result for %s to carry the reason %q, got %q", want.ToolCallID, *want.Reason, got.Reason)
+	if want.Reason != nil {
+		switch {
+		case want.ReasonInText:
+			if text := wireText(got); !strings.Contains(text, *want.Reason) {
+				fail(c.reason, "expected the result for %s to carry the reason %q in its text, got %q", want.ToolCallID, *want.Reason, clipText(text))
+			}
+		case typeOK:
+			if got.Reason != *want.Reason {
+				fail(c.reason, "expected the result for %s to carry the reason %q, got %q", want.ToolCallID, *want.Reason, got.Reason)
+			}
+		case c.reason != c.typ:
+			blocked = append(blocked, Problem{Check: c.reason, Detail: fmt.Sprintf("the reason of the denial of %s: its result is of type %s, not a denial", want.ToolCallID, got.Type)})
+		}
 	}
 	if len(want.Value) > 0 && !model.JSONEqual(want.Value, got.Value) {
-		fail("expected the result for %s to have the value %s, got %s", want.ToolCallID, want.Value, got.Value)
+		fail(c.present, "expected the result for %s to have the value %s, got %s", want.ToolCallID, want.Value, got.Value)
 	}
 	if want.TextContains != "" && !strings.Contains(got.TextValue(), want.TextContains) {
-		fail("expected the result for %s to contain %q, got %q", want.ToolCallID, want.TextContains, got.TextValue())
+		fail(c.present, "expected the result for %s to contain %q, got %q", want.ToolCallID, want.TextContains, got.TextValue())
 	}
 	if want.Text != nil && got.TextValue() != *want.Text {
-		fail("expected the result for %s to read exactly %q, got %q", want.ToolCallID, *want.Text, got.TextValue())
+		fail(c.present, "expected the result for %s to read exactly %q, got %q", want.ToolCallID, *want.Text, got.TextValue())
 	}
-	return out
+	return fails, blocked
 }
 
 // checkWireResult checks a result that came over a provider wire. The
@@ -149,33 +188,36 @@ func checkResult(check string, want ResultExpect, got *model.ToolOutput) []Probl
 // reason; text and error text are told apart only where the wire says so.
 // What the wire cannot say is not held against the prompt; the types are
 // still checked on the target's own answer (the turn's messages).
-func checkWireResult(check string, want ResultExpect, got *model.ToolOutput) []Problem {
-	var out []Problem
-	fail := func(format string, args ...any) {
-		out = append(out, Problem{Check: check, Detail: fmt.Sprintf(format, args...)})
+func checkWireResult(c resultCheck, want ResultExpect, got *model.ToolOutput) (fails, blocked []Problem) {
+	fail := func(check, format string, args ...any) {
+		fails = append(fails, Problem{Check: check, Detail: fmt.Sprintf(format, args...)})
 	}
 	text := wireText(got)
 	switch model.OutputType(want.Type) {
 	case model.OutputJSON, model.OutputErrorJSON:
 		if !json.Valid([]byte(text)) {
-			fail("expected the result for %s to be JSON (type %s), got the text %q", want.ToolCallID, want.Type, clipText(text))
-			return out
+			fail(c.typ, "expected the result for %s to be JSON (type %s), got the text %q", want.ToolCallID, want.Type, clipText(text))
+			return fails, blocked
 		}
 	case model.OutputExecutionDenied:
 		if want.Reason != nil && *want.Reason != "" && !strings.Contains(text, *want.Reason) {
-			fail("expected the denial result for %s to carry the reason %q, got %q", want.ToolCallID, *want.Reason, clipText(text))
+			fail(c.reason, "expected the denial result for %s to carry the reason %q, got %q", want.ToolCallID, *want.Reason, clipText(text))
+		}
+	default:
+		if want.ReasonInText && want.Reason != nil && !strings.Contains(text, *want.Reason) {
+			fail(c.reason, "expected the result for %s to carry the reason %q in its text, got %q", want.ToolCallID, *want.Reason, clipText(text))
 		}
 	}
 	if len(want.Value) > 0 && !model.JSONEqual(want.Value, json.RawMessage(text)) {
-		fail("expected the result for %s to have the value %s, got %s", want.ToolCallID, want.Value, clipText(text))
+		fail(c.present, "expected the result for %s to have the value %s, got %s", want.ToolCallID, want.Value, clipText(text))
 	}
 	if want.TextContains != "" && !strings.Contains(text, want.TextContains) {
-		fail("expected the result for %s to contain %q, got %q", want.ToolCallID, want.TextContains, clipText(text))
+		fail(c.present, "expected the result for %s to contain %q, got %q", want.ToolCallID, want.TextContains, clipText(text))
 	}
 	if want.Text != nil && text != *want.Text {
-		fail("expected the result for %s to read exactly %q, got %q", want.ToolCallID, *want.Text, clipText(text))
+		fail(c.present, "expected the result for %s to read exactly %q, got %q", want.ToolCallID, *want.Text, clipText(text))
 	}
-	return out
+	return fails, blocked
 }
 
 // wireText is an output as a provider wire carries it: a text value as is,

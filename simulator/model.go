@@ -60,6 +60,11 @@ type Entry struct {
 	Violations []wire.Violation `json:"violations,omitempty"`
 	// Failures are the turn's expectations the prompt did not meet.
 	Failures []Problem `json:"failures,omitempty"`
+	// Blocked are the turn's expectations that could not be evaluated,
+	// because what they read is missing (the type of a result the prompt
+	// does not hold). They fail nothing: the missing result is charged to
+	// its own check, among the failures.
+	Blocked []Problem `json:"blocked,omitempty"`
 }
 
 // Problem is something that fails the scenario: a broken provider rule, an
@@ -388,7 +393,12 @@ func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
 	m.next++
 	entry.Turn = turnIndex
 
-	if fails := turn.Expect.check(req, c.Lossy); len(fails) > 0 {
+	fails, blocked := turn.Expect.check(req, c.Lossy)
+	for i := range blocked {
+		blocked[i].Call = call
+	}
+	entry.Blocked = blocked
+	if len(fails) > 0 {
 		for i := range fails {
 			fails[i].Call = call
 		}

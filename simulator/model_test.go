@@ -220,6 +220,84 @@ func TestExpectations(t *testing.T) {
 	})
 }
 
+// TestResultAspectsChargedToTheirChecks: a result's presence, type and
+// denial reason are each charged to their own check; a missing result is
+// charged to its presence check only, and its type and reason are blocked
+// (not evaluated), never passed or failed.
+func TestResultAspectsChargedToTheirChecks(t *testing.T) {
+	reason := "not today"
+	expect := func() *Expect {
+		return &Expect{Results: []ResultExpect{
+			{ToolCallID: "c1", Type: "execution-denied", Reason: &reason, Check: "PRE-02", TypeCheck: "DEN-01", ReasonCheck: "DEN-02"},
+			{ToolCallID: "c2", Type: "execution-denied", Reason: &reason, Check: "PRE-02", TypeCheck: "DEN-01", ReasonCheck: "DEN-02"},
+		}}
+	}
+	if got, want := strings.Join(expect().Checks(), ","), "DEN-01,DEN-02,PRE-02"; got != want {
+		t.Errorf("Checks() = %s, want %s", got, want)
+	}
+	run := func(t *testing.T, results ...model.Part) Entry {
+		t.Helper()
+		m := mustNew(t, Script{Turns: []Turn{{Expect: expect(), Reply: Reply{Text: "ok"}}}})
+		msgs := []model.Message{model.UserText("x"), assistantCalls("c1", "c2")}
+		if len(results) > 0 {
+			msgs = append(msgs, model.Message{Role: model.RoleTool, Content: results})
+		}
+		m.Generate(context.Background(), prompt(msgs...)) // a violation is fine: the journal tells
+		return m.Journal()[0]
+	}
+	checksOf := func(ps []Problem) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Check)
+		}
+		return strings.Join(out, ",")
+	}
+	t.Run("wrong type and reason", func(t *testing.T) {
+		e := run(t,
+			model.ToolResult("c1", "deleteFile", model.JSONOutput(json.RawMessage(`{}`))),
+			model.ToolResult("c2", "deleteFile", model.DeniedOutput("other")))
+		if got := checksOf(e.Failures); got != "DEN-01,DEN-02" {
+			t.Errorf("failures charged to %s, want DEN-01 (c1's type), DEN-02 (c2's reason): %v", got, e.Failures)
+		}
+		if got := checksOf(e.Blocked); got != "DEN-02" {
+			t.Errorf("blocked %s, want DEN-02 (the reason of c1, which is no denial): %v", got, e.Blocked)
+		}
+	})
+	t.Run("missing results", func(t *testing.T) {
+		m := mustNew(t, Script{Turns: []Turn{{Expect: expect(), Reply: Reply{Text: "ok"}}}})
+		if _, err := m.Generate(context.Background(), prompt(model.UserText("x"))); err != nil {
+			t.Fatal(err)
+		}
+		e := m.Journal()[0]
+		if got := checksOf(e.Failures); got != "PRE-02,PRE-02" {
+			t.Errorf("failures charged to %s, want PRE-02 twice: %v", got, e.Failures)
+		}
+		if got := checksOf(e.Blocked); got != "DEN-01,DEN-02,DEN-01,DEN-02" {
+			t.Errorf("blocked %s, want the type and reason of both: %v", got, e.Blocked)
+		}
+		for _, p := range m.Problems() {
+			if p.Check == "DEN-01" || p.Check == "DEN-02" {
+				t.Errorf("a blocked expectation is a problem: %v", p)
+			}
+		}
+	})
+}
+
+// TestReasonInText: for untyped results, a denial's reason is read from
+// the result's text, whatever its type.
+func TestReasonInText(t *testing.T) {
+	reason := "keep b"
+	c := resultCheck{present: "PRE-02", typ: "DEN-01", reason: "DEN-02"}
+	want := ResultExpect{ToolCallID: "b", Reason: &reason, ReasonInText: true}
+	if f, _ := checkResult(c, want, model.TextOutput("Tool call denied: keep b")); len(f) != 0 {
+		t.Errorf("the reason is in the text, yet %v", f)
+	}
+	f, _ := checkResult(c, want, model.TextOutput("Tool call denied."))
+	if len(f) != 1 || f[0].Check != "DEN-02" {
+		t.Errorf("a text without the reason gives %v, want one DEN-02 failure", f)
+	}
+}
+
 func TestExpectationsMet(t *testing.T) {
 	m := mustNew(t, Script{Turns: []Turn{{
 		Expect: &Expect{

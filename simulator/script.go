@@ -151,7 +151,14 @@ func (e *Expect) Checks() []string {
 		add(own)
 	}
 	for _, r := range e.Results {
-		item(r.Check, "results")
+		c := e.resultChecks(r)
+		add(c.present)
+		if r.Type != "" {
+			add(c.typ)
+		}
+		if r.Reason != nil {
+			add(c.reason)
+		}
 	}
 	for _, p := range e.ProviderApprovals {
 		item(p.Check, "providerApprovals")
@@ -183,8 +190,20 @@ type ResultExpect struct {
 	// Text, when set, must be the whole text or error-text value, exactly
 	// (for normative texts such as the skipped-call result).
 	Text *string `json:"text,omitempty"`
-	// Check, when set, is blamed instead of the Expect's check.
+	// Check, when set, is blamed instead of the Expect's check: for a
+	// missing result, and for its value and text.
 	Check string `json:"check,omitempty"`
+	// TypeCheck, when set, is blamed for a result of another type than
+	// Type (an execution-denied type is DEN-01's rule, whatever check
+	// wants the result to be there); Check by default.
+	TypeCheck string `json:"typeCheck,omitempty"`
+	// ReasonCheck, when set, is blamed for a denial reason other than
+	// Reason (DEN-02's rule); Check by default.
+	ReasonCheck string `json:"reasonCheck,omitempty"`
+	// ReasonInText reads the reason from the result's text, whatever its
+	// type (for targets whose results carry no type: a denial is an
+	// ordinary result whose text carries the reason).
+	ReasonInText bool `json:"reasonInText,omitempty"`
 }
 
 // ProviderApprovalExpect is an expected forwarded provider approval.

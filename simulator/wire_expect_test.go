@@ -26,10 +26,15 @@ func TestCheckWireResult(t *testing.T) {
 		{"denial without a reason", ResultExpect{ToolCallID: "b", Type: "execution-denied", Reason: &empty}, text("Tool call execution denied."), ""},
 		{"typed denial", ResultExpect{ToolCallID: "b", Type: "execution-denied", Reason: &reason}, model.DeniedOutput("keep b"), ""},
 		{"error text", ResultExpect{ToolCallID: "c", Type: "error-text", TextContains: "disk full"}, text("Error: disk full"), ""},
+		{"untyped denial carries its reason", ResultExpect{ToolCallID: "b", Reason: &reason, ReasonInText: true}, text("Denied: keep b"), ""},
+		{"untyped denial lost its reason", ResultExpect{ToolCallID: "b", Reason: &reason, ReasonInText: true}, text("Denied."), `the reason "keep b" in its text`},
 		{"error text missing", ResultExpect{ToolCallID: "c", Type: "error-text", TextContains: "disk full"}, text("ok"), `to contain "disk full"`},
 	}
 	for _, c := range cases {
-		probs := checkWireResult("PRE-01", c.want, c.got)
+		probs, blocked := checkWireResult(resultCheck{"PRE-01", "PRE-01", "PRE-01"}, c.want, c.got)
+		if len(blocked) > 0 {
+			t.Errorf("%s: blocked %v", c.name, blocked)
+		}
 		switch {
 		case c.fail == "" && len(probs) > 0:
 			t.Errorf("%s: unexpected problems %v", c.name, probs)
@@ -40,6 +45,30 @@ func TestCheckWireResult(t *testing.T) {
 			if p.Check != "PRE-01" {
 				t.Errorf("%s: blamed %s", c.name, p.Check)
 			}
+		}
+	}
+}
+
+// TestWireResultChargesEachAspectToItsCheck: over a wire, a result that is
+// not JSON is charged to the type's check, a denial without the reason to
+// the reason's check, a wrong value to the result's own check.
+func TestWireResultChargesEachAspectToItsCheck(t *testing.T) {
+	reason := "keep b"
+	c := resultCheck{present: "PRE-02", typ: "DEN-01", reason: "DEN-02"}
+	cases := []struct {
+		name  string
+		want  ResultExpect
+		got   *model.ToolOutput
+		check string
+	}{
+		{"not JSON", ResultExpect{ToolCallID: "a", Type: "json"}, model.TextOutput("done"), "DEN-01"},
+		{"reason lost", ResultExpect{ToolCallID: "b", Type: "execution-denied", Reason: &reason}, model.TextOutput("denied"), "DEN-02"},
+		{"wrong value", ResultExpect{ToolCallID: "a", Value: json.RawMessage(`{"ok":true}`)}, model.TextOutput(`{"ok":false}`), "PRE-02"},
+	}
+	for _, tc := range cases {
+		fails, _ := checkWireResult(c, tc.want, tc.got)
+		if len(fails) != 1 || fails[0].Check != tc.check {
+			t.Errorf("%s: %v, want one failure of %s", tc.name, fails, tc.check)
 		}
 	}
 }

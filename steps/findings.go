@@ -163,8 +163,18 @@ func (w *world) metExpectations(e simulator.Entry) {
 	for _, f := range e.Failures {
 		failed[f.Check] = true
 	}
+	blockedBy := map[string]string{}
+	for _, b := range e.Blocked {
+		if _, seen := blockedBy[b.Check]; !seen {
+			blockedBy[b.Check] = b.String()
+		}
+	}
 	for _, check := range turn.Expect.Checks() {
-		if !failed[check] {
+		switch why, isBlocked := blockedBy[check]; {
+		case failed[check]:
+		case isBlocked:
+			w.record(check, report.OutcomeBlocked, why)
+		default:
 			w.record(check, report.OutcomePass, fmt.Sprintf("model call %d met the script's expectations", e.Call))
 		}
 	}

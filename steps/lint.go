@@ -141,10 +141,9 @@ func lintPickle(uri string, p *messages.Pickle, lines map[string]int) []LintErro
 		if def.kind == kindAssert {
 			pendingTurn = ""
 			if requestAssert.MatchString(st.Text) {
+				// The provider's request names its approval id and its
+				// call: both are requested.
 				ids := quotedIDs.FindAllStringSubmatch(st.Text, -1)
-				if strings.Contains(st.Text, "the turn carries the provider's approval request") {
-					ids = ids[:1]
-				}
 				for _, m := range ids {
 					requested[m[1]] = true
 				}

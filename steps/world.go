@@ -574,12 +574,17 @@ func (w *world) adaptExpect(e *simulator.Expect) (*simulator.Expect, error) {
 			return nil, &authoringError{err: fmt.Errorf("the expected result for %s names no check", r.ToolCallID)}
 		}
 		if r.Reason != nil && *r.Reason != "" && w.info.Features.NoDenialReasons {
-			w.record(check, report.OutcomeNotApplicable, fmt.Sprintf("the denial reason expected for %s: the target declares that its approval API takes no reason", r.ToolCallID))
+			w.record(orCheck(r.ReasonCheck, check), report.OutcomeNotApplicable, fmt.Sprintf("the denial reason expected for %s: the target declares that its approval API takes no reason", r.ToolCallID))
 			r.Reason = nil
 		}
 		if w.info.Features.UntypedResults && r.Type != "" && r.Type != string(model.OutputJSON) {
-			w.record(check, report.OutcomeNotApplicable, fmt.Sprintf("the %s type expected for %s: the target declares untyped results", r.Type, r.ToolCallID))
+			w.record(orCheck(r.TypeCheck, check), report.OutcomeNotApplicable, fmt.Sprintf("the %s type expected for %s: the target declares untyped results", r.Type, r.ToolCallID))
 			r.Type = ""
+		}
+		if w.info.Features.UntypedResults && r.Reason != nil {
+			// A denial is then an ordinary result: its reason is judged
+			// by the text that reaches the model.
+			r.ReasonInText = true
 		}
 		x.Results = append(x.Results, r)
 	}
@@ -617,4 +622,12 @@ func (w *world) callsMadeIn(t *turnRecord) []simulator.ToolCall {
 		}
 	}
 	return out
+}
+
+// orCheck is own, or fallback when own is empty.
+func orCheck(own, fallback string) string {
+	if own != "" {
+		return own
+	}
+	return fallback
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/approval-conformance-kit/ack/scenario"
+	"github.com/approval-conformance-kit/ack/steps"
 )
 
 // cmdScenario is `conformance scenario show FILE` (the Gherkin a YAML
@@ -38,8 +39,14 @@ func cmdScenario(_ context.Context, args []string, stdout, stderr io.Writer) (in
 		code := exitOK
 		for _, name := range files {
 			f, err := loadScenario(name)
+			var text string
 			if err == nil {
-				_, err = scenario.Compile(f)
+				text, err = scenario.Compile(f)
+			}
+			if err == nil {
+				if errs := steps.Lint(name, []byte(text)); len(errs) > 0 {
+					err = fmt.Errorf("%s compiles to a scenario that fails the lint: %v", name, errs[0])
+				}
 			}
 			if err != nil {
 				fmt.Fprintln(stderr, err)
