@@ -87,7 +87,7 @@ func (r *run) collect() (*plan, error) {
 			}
 		}
 		if !ok {
-			if r.agent.refuseOrphans {
+			if r.agent.refuseOrphans || r.agent.faults.Has(fault.StrayResponseBlocks) {
 				return nil, &Error{Code: InvalidApproval, Message: fmt.Sprintf(
 					"approval response %s (messages[%d]) matches no approval request of this conversation", resp.ApprovalID, loc.Message)}
 			}

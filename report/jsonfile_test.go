@@ -129,7 +129,7 @@ func TestJSONIsDeterministic(t *testing.T) {
 		}
 	}
 	// The JSON keeps what the run says, in UTC.
-	for _, s := range []string{`"started": "2026-11-22T14:05:01.123456789Z"`, `"durationNs": 1500000000`, `"seed": 7`, `"level": "MAY"`, `"result": "fail"`, `"passed": 1`} {
+	for _, s := range []string{`"started": "2026-11-22T14:05:01.123456789Z"`, `"durationNs": 1500000000`, `"seed": 7`, `"level": "MUST"`, `"result": "fail"`, `"passed": 1`} {
 		if !contains(want, s) {
 			t.Errorf("report.json lacks %s", s)
 		}

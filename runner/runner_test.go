@@ -17,14 +17,15 @@ import (
 )
 
 const oneScenario = `Feature: probe
-  @PRE-01
+  @PRE-01 @REQ-01
   Scenario: approve and run
     Given a tool "deleteFile" that needs approval
     And the model calls "deleteFile" with {"path":"/a"} as "call_1"
     When the user says "delete /a"
+    Then [REQ-01] an approval is requested for "call_1"
     Given the model replies "Deleted."
     When the user approves "call_1"
-    Then "call_1" has run 1 time
+    Then [PRE-01] "call_1" has run
 `
 
 // fakeTarget answers turns with a function.
@@ -100,7 +101,7 @@ func TestWrongAnswerFailsWithEvidence(t *testing.T) {
 	if s.Verdict != report.Fail {
 		t.Fatalf("got %s: %s", s.Verdict, s.Message)
 	}
-	if s.CheckVerdicts["PRE-01"] != report.Fail || s.Evidence == nil || len(s.Evidence.Turns) == 0 {
+	if s.CheckVerdicts["REQ-01"] != report.Fail || s.Evidence == nil || len(s.Evidence.Turns) == 0 {
 		t.Errorf("check verdicts %v, evidence %+v", s.CheckVerdicts, s.Evidence)
 	}
 }
@@ -119,18 +120,23 @@ func TestUndeclaredFeatureIsNotApplicable(t *testing.T) {
 	}
 }
 
-func TestUndefinedStepFails(t *testing.T) {
-	feature := strings.Replace(oneScenario, `Then "call_1" has run 1 time`, `Then something nobody defined happens`, 1)
+// An undefined step is the scenario's mistake: an error, charged to no
+// check of the target.
+func TestUndefinedStepIsAnError(t *testing.T) {
+	feature := strings.Replace(oneScenario, `Then [PRE-01] "call_1" has run`, `Then something nobody defined happens`, 1)
 	s := runOne(t, inprocess.New(reference.New(), "reference"), feature, Options{})
-	if s.Verdict != report.Fail || !strings.Contains(s.Message, "undefined") {
+	if s.Verdict != report.Error || !strings.Contains(s.Message, "undefined") {
 		t.Errorf("an undefined step gave %s: %s", s.Verdict, s.Message)
 	}
 }
 
-func TestUnconsumedScriptFails(t *testing.T) {
-	feature := strings.Replace(oneScenario, `Then "call_1" has run 1 time`, "Then \"call_1\" has run 1 time\n    Given the model replies \"never asked for\"", 1)
+// A scripted reply the target never asked for, with no assertion saying
+// which rule that breaks, makes the scenario an error (it is incomplete),
+// never a pass.
+func TestUnconsumedScriptIsNotAPass(t *testing.T) {
+	feature := strings.Replace(oneScenario, `Then [PRE-01] "call_1" has run`, "Then [PRE-01] \"call_1\" has run\n    Given the model replies \"never asked for\"", 1)
 	s := runOne(t, inprocess.New(reference.New(), "reference"), feature, Options{})
-	if s.Verdict != report.Fail || !strings.Contains(s.Message, "left unconsumed") || s.CheckVerdicts["PRE-01"] != report.Fail {
+	if s.Verdict != report.Error || !strings.Contains(s.Message, "never asked for") {
 		t.Errorf("got %s %v: %s", s.Verdict, s.CheckVerdicts, s.Message)
 	}
 }
@@ -145,7 +151,7 @@ func TestSeedGivesTheSameReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Scenarios) != len(b.Scenarios) || len(a.Scenarios) != 4 {
+	if len(a.Scenarios) != len(b.Scenarios) || len(a.Scenarios) == 0 {
 		t.Fatalf("got %d and %d scenarios", len(a.Scenarios), len(b.Scenarios))
 	}
 	for i := range a.Scenarios {

@@ -220,9 +220,11 @@ func (s *Suite) verdict(w *world, pickle *godog.Scenario, started time.Time, fai
 	}
 	switch {
 	case errors.As(stepErr, &herr):
-		res.Verdict = report.Worse(res.Verdict, report.Error)
-		if herr.timeout {
-			res.Verdict = report.Worse(res.Verdict, report.Timeout)
+		if res.Verdict != report.Fail {
+			res.Verdict = report.Error
+			if herr.timeout {
+				res.Verdict = report.Timeout
+			}
 		}
 		if res.Verdict != report.Fail {
 			res.FailedStep, res.Message = failedStep, herr.Error()

@@ -168,6 +168,8 @@ var all = []Mutant{
 		reference.WithDenialPolicy(reference.AbortRemaining)),
 	mutant("policy-without-messages", fault.PolicyWithoutMessages, []string{"REQ-04"},
 		"asks a dynamic policy with the call but not the conversation", "neighbour of policy-cached-per-tool"),
+	mutant("stray-response-blocks-answers", fault.StrayResponseBlocks, []string{"PRE-14"},
+		"refuses a whole message because one response in it matches no request, losing the valid answers beside it", "a strict reading of stray responses"),
 	mutant("later-step-runs-unapproved", fault.LaterStepRunsUnapproved, []string{"REQ-01"},
 		"asks approval for a call in the first step of a turn, but runs one made in a later step at once", "neighbour of runs-before-approval"),
 

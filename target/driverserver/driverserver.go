@@ -15,6 +15,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -260,6 +261,13 @@ func (h *harness) Policy(ctx context.Context, req target.PolicyRequest) (bool, e
 	}
 	var res driver.PolicyResult
 	if err := h.post(ctx, t.PolicyURL, map[string]any{"toolCallId": req.ToolCallID, "input": req.Input, "messages": json.RawMessage(msgs)}, &res); err != nil {
+		var uerr *url.Error
+		if errors.As(err, &uerr) && ctx.Err() == nil {
+			// The harness dropped the connection: the scenario's policy
+			// crashes. A Go policy function crashes by panicking, as a
+			// JavaScript one throws; the runtime must fail closed.
+			panic(fmt.Sprintf("the dynamic policy of %q crashed: %v", req.ToolName, err))
+		}
 		return false, err
 	}
 	if res.Error != "" {

@@ -60,6 +60,7 @@ const (
 	WrongSkipText
 	PolicyWithoutMessages
 	LaterStepRunsUnapproved
+	StrayResponseBlocks
 
 	// Faults of the chat client.
 	NoContinuationSkipped
