@@ -602,3 +602,36 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 	})
 }
+
+// The UI message stream frames the model's output in a step, as the AI
+// SDK's server does; outcomes of calls answered by the request that come
+// before any new output come before the step.
+func TestUIStreamSteps(t *testing.T) {
+	c, _ := Lookup(chat.ProtocolUIMessageStream)
+	_, wire := roundTrip(t, c, []chat.Event{
+		{Type: chat.EventMessageStart, MessageID: "msg-1"},
+		{Type: chat.EventToolResult, ToolCallID: "call_A", Output: json.RawMessage(`{"ok":true}`)},
+		{Type: chat.EventToolDenied, ToolCallID: "call_B"},
+		{Type: chat.EventTextDelta, Delta: "Deleted a, kept b."},
+		{Type: chat.EventFinish, FinishReason: "stop"},
+	})
+	var types []string
+	for _, line := range strings.Split(wire, "\n") {
+		var ch struct{ Type string }
+		if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &ch) == nil {
+			types = append(types, ch.Type)
+		}
+	}
+	want := []string{"start", "tool-output-available", "tool-output-denied", "start-step", "text-start", "text-delta", "text-end", "finish-step", "finish"}
+	if d := cmp.Diff(want, types); d != "" {
+		t.Errorf("chunk order (-want +got):\n%s\n%s", d, wire)
+	}
+	// A stream closed without a finish still closes its step first.
+	var buf bytes.Buffer
+	w := c.NewWriter(&buf, func() {}, nil)
+	_ = w.Write(chat.Event{Type: chat.EventTextDelta, Delta: "hi"})
+	_ = w.Close()
+	if s := buf.String(); !strings.Contains(s, `{"type":"finish-step"}`) || strings.Index(s, "finish-step") > strings.Index(s, `"finish"}`) {
+		t.Errorf("unfinished stream: %s", s)
+	}
+}
