@@ -91,6 +91,9 @@ type Evidence struct {
 	ModelCalls []any `json:"modelCalls,omitempty"`
 	ToolRuns   []any `json:"toolRuns,omitempty"`
 	Turns      []any `json:"turns,omitempty"`
+	// ChatRequests are the requests a chat client under test made to the
+	// scripted chat server (client role), with what the server streamed back.
+	ChatRequests []any `json:"chatRequests,omitempty"`
 }
 
 // Check is the aggregated result of one check.
