@@ -7,14 +7,14 @@
 // Prints the driver URL on the first line of stdout. See README.md.
 
 import { createServer } from "node:http";
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { resolve, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
 
 import { Agent } from "./src/agent.mjs";
-import { Clients } from "./src/client.mjs";
+import { CLIENT_STATES, Clients } from "./src/client.mjs";
 import { HTTPError, badRequest, onlyFields, readJSON, sendError, sendJSON } from "./src/http.mjs";
 
 const ADAPTER_VERSION = "1.0.0";
@@ -74,6 +74,8 @@ const info = {
     toolErrors: "result",
     clientProtocols: ["ui-message-stream"],
     clientTools: true,
+    // The SDK's UI tool part has no state before input-streaming.
+    clientStates: CLIENT_STATES,
     modelAPIs: ["openai-chat", "openai-responses", "anthropic-messages"],
     steps: "loop",
   },
@@ -107,7 +109,10 @@ async function route(req, res) {
   if (req.method === "POST" && path === "/v1/agent/turn") {
     const body = await readJSON(req);
     checkTurn(body);
-    return sendJSON(res, 200, await agent.turn(body));
+    const answer = await agent.turn(body);
+    // ACK_ADAPTER_TRACE=FILE appends every turn (request and answer) to FILE, as JSON lines.
+    if (process.env.ACK_ADAPTER_TRACE) appendFileSync(process.env.ACK_ADAPTER_TRACE, JSON.stringify({ request: body, answer }) + "\n");
+    return sendJSON(res, 200, answer);
   }
   if (path === "/v1/client/sessions" || path.startsWith("/v1/client/sessions/")) {
     return clients.route(req, res, path.slice("/v1/client/sessions".length));

@@ -62,6 +62,16 @@ export function toCanonicalPart(p, where) {
   throw new CanonicalError(`${where}.type: the SDK's part type ${JSON.stringify(p.type)} has no canonical form`);
 }
 
+// isBookkeeping: the custom part @ai-sdk/anthropic streams at the start of
+// every message (kind anthropic.message_start: the message id, model and
+// usage). The canonical model has no custom part; the SDK sends nothing for
+// this kind back to the provider (convert-to-anthropic-prompt.ts reads only
+// the anthropic.fallback kind), so leaving it out changes no later prompt.
+// Any other custom part is an error.
+function isBookkeeping(p) {
+  return p.type === "custom" && p.kind === "anthropic.message_start";
+}
+
 /** toCanonicalMessages maps ModelMessages (a turn's response messages, a policy's messages). */
 export function toCanonicalMessages(messages, prefix = "messages") {
   return messages.map((m, i) => {
@@ -70,7 +80,9 @@ export function toCanonicalMessages(messages, prefix = "messages") {
     if (typeof m.content === "string") {
       out.content = m.content;
     } else {
-      out.content = m.content.map((p, j) => toCanonicalPart(p, `${where}.content[${j}]`));
+      out.content = m.content
+        .filter((p) => !isBookkeeping(p))
+        .map((p, j) => toCanonicalPart(p, `${where}.content[${j}]`));
     }
     return copy(m, out, ["providerOptions"]);
   });
@@ -79,14 +91,16 @@ export function toCanonicalMessages(messages, prefix = "messages") {
 /**
  * fromCanonicalMessages validates the canonical messages with the SDK's own
  * exported ModelMessage schema (the SDK does not validate its input since
- * ai 7.0.155; its docs leave that to the application) and returns what the
- * schema parsed, or the first message it refuses, by index.
+ * ai 7.0.155; its docs leave that to the application) and returns them as
+ * they came, or the first message the schema refuses, by index. The schema
+ * is a gate only: what it parses is not passed on, because it drops fields
+ * the SDK's own types have (providerExecuted on a tool-approval-response;
+ * see FINDINGS-draft.md).
  */
 export function fromCanonicalMessages(ai, messages) {
   if (!Array.isArray(messages)) {
     return { error: "messages: not an array" };
   }
-  const out = [];
   for (let i = 0; i < messages.length; i++) {
     const r = ai.modelMessageSchema.safeParse(messages[i]);
     if (!r.success) {
@@ -94,7 +108,6 @@ export function fromCanonicalMessages(ai, messages) {
       const path = [`messages[${i}]`, ...(issue?.path ?? [])].join(".");
       return { error: `${path}: ${issue?.message ?? "does not match the SDK's ModelMessage schema"}`, sdkError: String(r.error) };
     }
-    out.push(r.data);
   }
-  return { messages: out };
+  return { messages };
 }

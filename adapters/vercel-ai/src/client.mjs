@@ -56,7 +56,11 @@ class Session {
   constructor(sdk, cfg, queue) {
     const { ai } = sdk;
     this.pending = 0; // adapter actions whose promise has not settled
-    this.history = new Map(); // toolCallId -> states, in the order seen
+    // The states each tool part went through, in the order seen. A part is
+    // known by its message's id, its call id, and which of the message's
+    // parts for that call it is (the SDK can hold a call twice in one
+    // message: it looks a call up in the current step only).
+    this.history = new Map();
     this.listeners = new Set();
     this.lastError = undefined;
     this.state = new MemoryState(() => this.changed());
@@ -79,15 +83,25 @@ class Session {
   // changed records the tool-call states and tells the waiters.
   changed() {
     for (const m of this.state.messages) {
-      for (const p of m.parts) {
-        if (!isToolPart(p)) continue;
+      this.eachToolPart(m, (p, key) => {
         const s = states[p.state];
-        const h = this.history.get(p.toolCallId) ?? [];
+        const h = this.history.get(key) ?? [];
         if (s && h[h.length - 1] !== s) h.push(s);
-        this.history.set(p.toolCallId, h);
-      }
+        this.history.set(key, h);
+      });
     }
     for (const l of this.listeners) l();
+  }
+
+  // eachToolPart calls fn with each tool part of a message and its key.
+  eachToolPart(m, fn) {
+    const seen = new Map();
+    for (const p of m.parts) {
+      if (!isToolPart(p)) continue;
+      const k = seen.get(p.toolCallId) ?? 0;
+      seen.set(p.toolCallId, k + 1);
+      fn(p, JSON.stringify([m.id, p.toolCallId, k]));
+    }
   }
 
   // track counts an action as under way until its promise settles.
@@ -112,21 +126,23 @@ class Session {
   }
 
   message(m) {
+    const keys = new Map();
+    this.eachToolPart(m, (p, key) => keys.set(p, key));
     const parts = [];
     for (const p of m.parts) {
       if (p.type === "text") parts.push({ type: "text", text: p.text });
-      else if (isToolPart(p)) parts.push(this.toolPart(p));
+      else if (isToolPart(p)) parts.push(this.toolPart(p, keys.get(p)));
     }
     return { id: m.id, role: m.role, parts };
   }
 
-  toolPart(p) {
+  toolPart(p, key) {
     const out = {
       type: "tool-call",
       toolCallId: p.toolCallId,
       toolName: p.type === "dynamic-tool" ? p.toolName : p.type.slice("tool-".length),
       state: states[p.state] ?? p.state,
-      history: [...(this.history.get(p.toolCallId) ?? [])],
+      history: [...(this.history.get(key) ?? [states[p.state] ?? p.state])],
     };
     if (p.input !== undefined) out.input = p.input;
     if (p.output !== undefined) out.output = p.output;
