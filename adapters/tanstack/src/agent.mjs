@@ -7,7 +7,9 @@
 // approval-responded, approval {id, approved}), which chat() reads as
 // approvals when called in-process. Output: the AG-UI chunks chat()
 // streams become the canonical messages and events of the turn.
+import { canonicalAdapter } from './canonical.mjs'
 import { badRequest, fields } from './http.mjs'
+import { randomUUID } from 'node:crypto'
 import { compare } from './sdk.mjs'
 
 const MODEL = 'gpt-4o' // a name only: the simulator answers any model
@@ -47,8 +49,10 @@ export function toUIMessages(history) {
   const system = []
   const out = []
   const calls = new Map() // toolCallId -> {message, part}
-  const requests = new Map() // approvalId -> toolCallId
+  const requests = new Map() // approvalId -> {toolCallId, runId}
   const answered = new Set()
+  const answers = [] // {approvalId, toolCallId, approved}
+  const resulted = new Set()
   history.forEach((m, i) => {
     if (m === null || typeof m !== 'object') throw badRequest(`messages[${i}]: want an object`)
     const parts = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
@@ -85,7 +89,7 @@ export function toUIMessages(history) {
               if (!call) throw notExpressible(`messages[${i}].content[${j}]: an approval request for ${p.toolCallId}, which no tool-call part before it holds`)
               call.part.approval = { id: p.approvalId, needsApproval: true }
               call.part.state = 'approval-requested'
-              requests.set(p.approvalId, p.toolCallId)
+              requests.set(p.approvalId, { toolCallId: p.toolCallId, runId: p.providerOptions?.tanstack?.runId })
               break
             }
             case 'reasoning':
@@ -102,7 +106,7 @@ export function toUIMessages(history) {
         for (const [j, p] of parts.entries()) {
           switch (p.type) {
             case 'tool-approval-response': {
-              const callId = requests.get(p.approvalId)
+              const callId = requests.get(p.approvalId)?.toolCallId
               if (callId === undefined) {
                 throw notExpressible(`messages[${i}].content[${j}]: the answer ${p.approvalId} matches no approval request, and TanStack AI keeps an answer on its call's part`)
               }
@@ -112,6 +116,7 @@ export function toUIMessages(history) {
               // The answer goes on the part as it came: what TanStack AI makes
               // of a malformed one is what is under test.
               answered.add(callId)
+              answers.push({ approvalId: p.approvalId, toolCallId: callId, approved: p.approved, runId: requests.get(p.approvalId).runId })
               const { part } = calls.get(callId)
               part.approval.approved = p.approved
               part.state = 'approval-responded'
@@ -120,6 +125,7 @@ export function toUIMessages(history) {
             case 'tool-result': {
               const call = calls.get(p.toolCallId)
               if (!call) throw notExpressible(`messages[${i}].content[${j}]: a result for ${p.toolCallId}, which no tool-call part holds`)
+              resulted.add(p.toolCallId)
               const o = p.output ?? {}
               let content
               let state = 'complete'
@@ -155,13 +161,16 @@ export function toUIMessages(history) {
         throw badRequest(`messages[${i}].role: unknown role ${JSON.stringify(m.role)}`)
     }
   })
-  return { system, messages: out, knownCalls: new Set(calls.keys()) }
+  // The answers still to act on: those of calls without a result.
+  const pending = answers.filter((a) => !resulted.has(a.toolCallId))
+  return { system, messages: out, knownCalls: new Set(calls.keys()), pending }
 }
 
 /** Turn collects chat()'s chunks into the canonical answer of a turn. */
 class Turn {
-  constructor(known) {
+  constructor(known, run) {
     this.known = known // calls of the history: a re-sent call is not new
+    this.run = run // the resume context each approval request carries
     this.messages = []
     this.events = []
     this.assistant = null // the assistant message of the current step
@@ -253,7 +262,9 @@ class Turn {
   approval(toolCallId, approvalId) {
     // The request joins the message that holds its call (this turn's).
     const msg = this.messages.find((m) => m.role === 'assistant' && m.content.some((p) => p.type === 'tool-call' && p.toolCallId === toolCallId))
-    const part = { type: 'tool-approval-request', approvalId, toolCallId }
+    // The interrupted run's id, which the answer must name to resume it,
+    // rides on the request as provider options.
+    const part = { type: 'tool-approval-request', approvalId, toolCallId, providerOptions: this.run }
     ;(msg ?? this.assistantMessage()).content.push(part)
     this.events.push({ ...part })
   }
@@ -284,10 +295,17 @@ export class AgentRole {
     if (typeof o.createOpenaiChat === 'function') {
       this.apis['openai-responses'] = (baseURL) => o.createOpenaiChat(MODEL, 'ack-test-key', { baseURL, maxRetries: 0 })
     }
+    // chat() takes an application's own adapter too: the canonical one
+    // shows the harness the prompt before any provider wire.
+    this.apis.canonical = (baseURL) => canonicalAdapter(baseURL)
     // @tanstack/ai 0.5 calls a tool's execute with its input only, so its
     // runs cannot be told apart; 0.42 and later pass the call id in the
     // execution context, which the agent role needs.
     this.usable = compare(sdk.versions.ai, '0.42.0') >= 0
+    // From 0.44 an answer reaches the server as an AG-UI resume entry for
+    // the interrupted run; before, on the call's UIMessage part.
+    this.resumes = compare(sdk.versions.ai, '0.44.0') >= 0
+    this.lastRun = new Map() // conversation -> the run id of its last turn
   }
 
   features() {
@@ -353,16 +371,42 @@ export class AgentRole {
       tools = []
     }
 
+    // The request a TanStack client sends its server, built with the SDK's
+    // own serializer (uiMessagesToWire, as fetchServerSentEvents does), read
+    // with the SDK's own server-side parser (chatParamsFromRequestBody).
+    const threadId = body.conversation || `thread-${randomUUID()}`
+    const runId = `run-${randomUUID()}`
+    const request = { threadId, runId, state: {}, messages: this.sdk.ai.uiMessagesToWire(input.messages), tools: [], context: [], forwardedProps: {}, data: {} }
+    if (this.resumes && input.pending.length > 0) {
+      // The run to resume: the one that asked (its id rides on the request
+      // part), else the conversation's last run.
+      const parent = input.pending.map((a) => a.runId).find(Boolean) ?? this.lastRun.get(threadId)
+      if (!parent) {
+        return { error: { code: 'NotExpressible', message: 'the answers resume no run of this conversation: TanStack AI resumes the interrupted run by its id' } }
+      }
+      request.parentRunId = parent
+      request.resume = input.pending.map((a) => ({ interruptId: a.approvalId, status: 'resolved', payload: { approved: a.approved } }))
+    }
+    this.lastRun.set(threadId, runId)
+    let parsed
+    try {
+      parsed = await this.sdk.ai.chatParamsFromRequestBody(request)
+    } catch (err) {
+      return { error: { code: 'InvalidMessages', message: err?.message ?? String(err), sdkError: `${err?.name ?? 'Error'}: ${err?.message ?? err}` } }
+    }
     const params = {
       adapter: make(body.model.baseURL),
-      messages: input.messages,
+      messages: parsed.messages,
+      threadId: parsed.threadId,
+      runId: parsed.runId,
+      ...(parsed.parentRunId ? { parentRunId: parsed.parentRunId } : {}),
+      ...(parsed.resume ? { resume: parsed.resume } : {}),
       ...(tools ? { tools } : {}),
       ...(input.system.length ? { systemPrompts: input.system } : {}),
-      ...(body.conversation ? { threadId: body.conversation } : {}),
     }
     if (options.maxSteps) params.agentLoopStrategy = this.sdk.ai.maxIterations(options.maxSteps)
 
-    const turn = new Turn(input.knownCalls)
+    const turn = new Turn(input.knownCalls, { tanstack: { runId, threadId } })
     turn.names = new Map([...input.knownCalls].map((id) => [id, findName(input.messages, id)]))
     try {
       for await (const chunk of this.sdk.ai.chat(params)) {
