@@ -12,6 +12,7 @@
 //	conformance serve [--addr 127.0.0.1:0] [--mutant NAME]
 //	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
 //	conformance scenario show FILE | check FILE...
+//	conformance lint [--format text|json] [--input-format F] [--provider P] FILE...
 //	conformance checks [--format text|md|json]
 //	conformance mutants [--run]
 //
@@ -55,6 +56,7 @@ Commands:
   serve     the reference behind driver protocol v1 (its URL on the first line)
   sim       --script FILE: one simulator script served to your own agent over HTTP
   scenario  show FILE: the Gherkin a YAML scenario compiles to; check FILE...: validate scenarios
+  lint      FILE...: what a provider would reject, and what breaks pre-resolution, in recorded conversations
 
 Run "conformance <command> -h" for a command's flags.
 Exit codes: 0 every MUST check passes, 1 a conformance failure, 2 a usage or harness error.
@@ -92,6 +94,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdSim(ctx, args[1:], stdout, stderr)
 	case "scenario":
 		code, err = cmdScenario(ctx, args[1:], stdout, stderr)
+	case "lint":
+		code, err = cmdLint(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
