@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -223,4 +224,50 @@ func FuzzDecodeMatchesOldDecoder(f *testing.F) {
 		wantEvs, wantEvErr := legacyDecodeEvents(data)
 		sameOutcome(t, string(data), evs, evErr, wantEvs, wantEvErr)
 	})
+}
+
+// legacyDecodePartsAt is DecodePartsAt as it was written on the old decoder.
+func legacyDecodePartsAt(data []byte, prefix string, role Role) ([]Part, error) {
+	items, err := legacyReadArray(data, prefix)
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]Part, 0, len(items))
+	for i, raw := range items {
+		p, err := legacyDecodePart(raw, fmt.Sprintf("%s[%d]", prefix, i), -1, role)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
+}
+
+func TestDecodePartsMatchesOldDecoder(t *testing.T) {
+	var msgs []struct{ Content json.RawMessage }
+	if err := json.Unmarshal([]byte(designExample), &msgs); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if m.Content[0] != '[' {
+			continue
+		}
+		for _, in := range append([]string{string(m.Content)}, damage(string(m.Content))...) {
+			for _, role := range []Role{"", RoleAssistant, RoleTool, RoleSystem} {
+				got, gotErr := DecodePartsAt([]byte(in), "content", role)
+				want, wantErr := legacyDecodePartsAt([]byte(in), "content", role)
+				sameOutcome(t, in, got, gotErr, want, wantErr)
+				if !json.Valid([]byte(in)) || in[0] != '[' {
+					continue
+				}
+				var items []json.RawMessage
+				_ = json.Unmarshal([]byte(in), &items)
+				for _, item := range items {
+					p, err := DecodePartAt(item, "content[0]", role)
+					wp, werr := legacyDecodePart(item, "content[0]", -1, role)
+					sameOutcome(t, string(item), p, err, wp, werr)
+				}
+			}
+		}
+	}
 }
