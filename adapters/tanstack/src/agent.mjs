@@ -42,17 +42,26 @@ async function postJSON(url, body, signal) {
 /**
  * toUIMessages turns the canonical history into the UIMessages a TanStack
  * client keeps. Results and answers join their call's part; a tool message
- * adds no message of its own.
+ * adds no message of its own. With resumes (@tanstack/ai 0.44 and later)
+ * the answers this request gives (those after the last assistant message)
+ * are also listed as they came, one resume entry each: a resume entry is
+ * free-standing, so an answer that matches no request, or a second answer
+ * for a call, has a shape there; without resumes an answer exists only on
+ * its call's part, and those are not expressible.
  */
-export function toUIMessages(history) {
+export function toUIMessages(history, { resumes = false } = {}) {
   if (!Array.isArray(history)) throw badRequest('messages: want an array')
   const system = []
   const out = []
   const calls = new Map() // toolCallId -> {message, part}
   const requests = new Map() // approvalId -> {toolCallId, runId}
   const answered = new Set()
-  const answers = [] // {approvalId, toolCallId, approved}
+  const answers = [] // this request's answers: {approvalId, toolCallId, approved, runId}
   const resulted = new Set()
+  let lastAssistant = -1
+  history.forEach((m, i) => {
+    if (m?.role === 'assistant') lastAssistant = i
+  })
   history.forEach((m, i) => {
     if (m === null || typeof m !== 'object') throw badRequest(`messages[${i}]: want an object`)
     const parts = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
@@ -106,17 +115,23 @@ export function toUIMessages(history) {
         for (const [j, p] of parts.entries()) {
           switch (p.type) {
             case 'tool-approval-response': {
-              const callId = requests.get(p.approvalId)?.toolCallId
+              const request = requests.get(p.approvalId)
+              const callId = request?.toolCallId
+              const current = i > lastAssistant
+              if (resumes && current) {
+                answers.push({ approvalId: p.approvalId, toolCallId: callId, approved: p.approved, runId: request?.runId })
+              }
               if (callId === undefined) {
-                throw notExpressible(`messages[${i}].content[${j}]: the answer ${p.approvalId} matches no approval request, and TanStack AI keeps an answer on its call's part`)
+                if (resumes && current) break // a resume entry only
+                throw notExpressible(`messages[${i}].content[${j}]: the answer ${JSON.stringify(p.approvalId)} matches no approval request, and TanStack AI keeps an answer on its call's part`)
               }
               if (answered.has(callId)) {
+                if (resumes && current) break // a resume entry only; the part keeps the first
                 throw notExpressible(`messages[${i}].content[${j}]: a second answer for ${callId}, and a TanStack tool-call part holds one`)
               }
               // The answer goes on the part as it came: what TanStack AI makes
               // of a malformed one is what is under test.
               answered.add(callId)
-              answers.push({ approvalId: p.approvalId, toolCallId: callId, approved: p.approved, runId: requests.get(p.approvalId).runId })
               const { part } = calls.get(callId)
               part.approval.approved = p.approved
               part.state = 'approval-responded'
@@ -161,9 +176,8 @@ export function toUIMessages(history) {
         throw badRequest(`messages[${i}].role: unknown role ${JSON.stringify(m.role)}`)
     }
   })
-  // The answers still to act on: those of calls without a result.
-  const pending = answers.filter((a) => !resulted.has(a.toolCallId))
-  return { system, messages: out, knownCalls: new Set(calls.keys()), pending }
+  const runs = [...requests.values()].map((r) => r.runId).filter(Boolean)
+  return { system, messages: out, knownCalls: new Set(calls.keys()), answers, lastRun: runs[runs.length - 1] }
 }
 
 /** Turn collects chat()'s chunks into the canonical answer of a turn. */
@@ -339,7 +353,7 @@ export class AgentRole {
 
     let input
     try {
-      input = toUIMessages(body.messages)
+      input = toUIMessages(body.messages, { resumes: this.resumes })
     } catch (err) {
       if (err instanceof NotExpressible) return { error: { code: 'NotExpressible', message: err.message } }
       throw err
@@ -377,15 +391,17 @@ export class AgentRole {
     const threadId = body.conversation || `thread-${randomUUID()}`
     const runId = `run-${randomUUID()}`
     const request = { threadId, runId, state: {}, messages: this.sdk.ai.uiMessagesToWire(input.messages), tools: [], context: [], forwardedProps: {}, data: {} }
-    if (this.resumes && input.pending.length > 0) {
+    if (input.answers.length > 0) {
       // The run to resume: the one that asked (its id rides on the request
-      // part), else the conversation's last run.
-      const parent = input.pending.map((a) => a.runId).find(Boolean) ?? this.lastRun.get(threadId)
+      // part), else the last run that asked anything, else the
+      // conversation's last run (what a client holding the conversation
+      // would name).
+      const parent = input.answers.map((a) => a.runId).find(Boolean) ?? input.lastRun ?? this.lastRun.get(threadId)
       if (!parent) {
         return { error: { code: 'NotExpressible', message: 'the answers resume no run of this conversation: TanStack AI resumes the interrupted run by its id' } }
       }
       request.parentRunId = parent
-      request.resume = input.pending.map((a) => ({ interruptId: a.approvalId, status: 'resolved', payload: { approved: a.approved } }))
+      request.resume = input.answers.map((a) => ({ interruptId: a.approvalId, status: 'resolved', payload: { approved: a.approved } }))
     }
     this.lastRun.set(threadId, runId)
     let parsed
@@ -464,7 +480,13 @@ export class AgentRole {
       }
       case 'RUN_ERROR': {
         const message = chunk.message ?? chunk.error?.message ?? 'run error'
-        turn.error = { code: /\b4\d\d\b|status/i.test(message) ? 'Model' : 'Other', message, sdkError: `RUN_ERROR: ${message}` }
+        const code = String(chunk.code ?? chunk.error?.code ?? '')
+        // The SDK's refusal of a resume batch lists its interrupt errors; a
+        // provider's error carries its HTTP status as the code.
+        let kind = 'Other'
+        if (chunk.metadata?.tanstack?.interruptErrors) kind = 'InvalidApproval'
+        else if (/^\d{3}$/.test(code)) kind = 'Model'
+        turn.error = { code: kind, message, sdkError: `RUN_ERROR${code ? ` (${code})` : ''}: ${message}` }
         break
       }
       default:
