@@ -47,6 +47,8 @@ async function main() {
       features.clientProtocols = [spoken.protocol]
       features.clientDialects = { [spoken.protocol]: spoken.dialect }
       features.clientTools = true
+      // TanStack has no denied state: a denied call stays approval-responded.
+      features.clientStates = ['awaiting-input', 'input-streaming', 'input-complete', 'approval-requested', 'approval-responded', 'output-available', 'output-error']
     } else {
       process.stderr.write(`@tanstack/ai-client ${sdk.versions.client}: the kit speaks no dialect of this release; no client role\n`)
     }

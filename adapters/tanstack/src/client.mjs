@@ -139,6 +139,10 @@ class Session {
       }
     }
     const st = { busy: this.busy(), messages: out }
+    const queued = typeof this.client.getQueue === 'function' ? this.client.getQueue() : []
+    if (queued.length > 0) {
+      st.queued = queued.map((q) => ({ id: q.id, role: 'user', parts: [{ type: 'text', text: typeof q.content === 'string' ? q.content : JSON.stringify(q.content) }] }))
+    }
     const err = this.client.getError()
     if (err) st.error = err.message
     return st
@@ -193,8 +197,21 @@ class Session {
     return { refused: false }
   }
 
-  send(text) {
-    return this.act(() => this.client.sendMessage(text))
+  /**
+   * send is sendMessage. The message is sent (a new user message), held
+   * in the client's queue (0.22, 0.33: queued), refused with the error the
+   * SDK throws (0.33 with interrupts pending), or dropped without a word
+   * (0.4 while loading), which is a refusal with no reason.
+   */
+  async send(text) {
+    const users = () => this.client.getMessages().filter((m) => m.role === 'user').length
+    const queue = () => (typeof this.client.getQueue === 'function' ? this.client.getQueue().length : 0)
+    const [u0, q0] = [users(), queue()]
+    const res = await this.act(() => this.client.sendMessage(text))
+    if (res.refused) return res
+    if (queue() > q0) return { refused: false, queued: true }
+    if (users() > u0) return res
+    return { refused: true, error: '' }
   }
 
   approve({ approvalId, approved }) {
