@@ -145,7 +145,8 @@ export class Agent {
     const parts = [];
     for await (const p of r.fullStream) parts.push(p);
     if (failure) {
-      return { error: turnError(ai, failure), events: [{ type: "error", code: turnError(ai, failure).code, message: sdkErrorText(failure) }] };
+      const error = turnError(ai, failure);
+      return { error, events: [...streamEvents(parts, []), { type: "error", code: error.code, message: sdkErrorText(failure) }] };
     }
     const messages = toCanonicalMessages(r.responseMessages ? await r.responseMessages : (await r.response).messages);
     const finishReason = await r.finishReason;

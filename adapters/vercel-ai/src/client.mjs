@@ -257,9 +257,12 @@ export class Clients {
   async route(req, res, rest) {
     if (rest === "" && req.method === "POST") {
       const body = await readJSON(req);
-      onlyFields(body, "body", ["chatURL", "protocol", "tools"]);
+      onlyFields(body, "body", ["chatURL", "protocol", "dialect", "tools"]);
       if (body.protocol !== "ui-message-stream") {
         throw new HTTPError(501, "NotImplemented", `protocol ${body.protocol}: this client speaks ui-message-stream only`);
+      }
+      if (body.dialect) {
+        throw new HTTPError(501, "NotImplemented", `dialect ${body.dialect}: this client speaks the UI message stream as the ai package does`);
       }
       if (typeof body.chatURL !== "string") throw badRequest("chatURL: missing");
       (body.tools ?? []).forEach((t, i) => onlyFields(t, `tools[${i}]`, ["name", "needsApproval", "clientSide"]));
