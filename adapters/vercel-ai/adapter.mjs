@@ -26,6 +26,7 @@ const { values: flags } = parseArgs({
     listen: { type: "string", default: "127.0.0.1:0" },
     "approval-secret": { type: "string", default: "on" },
     "client-queue": { type: "boolean", default: false },
+    "model-api": { type: "string", default: "wire" },
   },
 });
 
@@ -48,16 +49,19 @@ const major = Number(sdkVersion.split(".")[0]);
 if (!["needsApproval", "toolApproval"].includes(flags.approval)) fail(`--approval ${flags.approval}: want needsApproval or toolApproval`);
 if (flags.approval === "toolApproval" && major < 7) fail(`--approval toolApproval: ai ${sdkVersion} has no toolApproval option (7.x only)`);
 if (!["on", "off"].includes(flags["approval-secret"])) fail(`--approval-secret ${flags["approval-secret"]}: want on or off`);
+const modelAPIs = { wire: ["openai-chat", "openai-responses", "anthropic-messages"], canonical: ["canonical"] }[flags["model-api"]];
+if (!modelAPIs) fail(`--model-api ${flags["model-api"]}: want wire or canonical`);
 
 const agent = new Agent({
   sdk,
+  major,
   form: flags.approval,
   secret: flags["approval-secret"] === "on" ? randomBytes(32).toString("base64") : undefined,
 });
 const clients = new Clients({ sdk, queue: flags["client-queue"] });
 
 const info = {
-  name: `vercel-ai-adapter (${flags.approval}${flags["approval-secret"] === "on" ? ", signed approvals" : ""}${flags["client-queue"] ? ", client queue" : ""})`,
+  name: `vercel-ai-adapter (${flags.approval}, ${flags["model-api"] === "canonical" ? "canonical model" : "provider wires"}${flags["approval-secret"] === "on" ? ", signed approvals" : ""}${flags["client-queue"] ? ", client queue" : ""})`,
   version: ADAPTER_VERSION,
   sdk: "ai",
   sdkVersion,
@@ -76,7 +80,7 @@ const info = {
     clientTools: true,
     // The SDK's UI tool part has no state before input-streaming.
     clientStates: CLIENT_STATES,
-    modelAPIs: ["openai-chat", "openai-responses", "anthropic-messages"],
+    modelAPIs,
     steps: "loop",
   },
 };

@@ -4,6 +4,7 @@
 import { CanonicalError, fromCanonicalMessages, toCanonicalMessages, toCanonicalOutput, toCanonicalPart } from "./canonical.mjs";
 import { turnError, sdkErrorText } from "./errors.mjs";
 import { postJSON } from "./http.mjs";
+import { canonicalModel } from "./canonical-model.mjs";
 
 // The step limit of a turn when the harness gives none: a turn loops (the
 // model is called again after tools ran) up to this many model calls.
@@ -20,8 +21,9 @@ const MODEL_ID = "ack-simulated";
  * secret: the SDK's experimental_toolApprovalSecret, or undefined.
  */
 export class Agent {
-  constructor({ sdk, form, secret }) {
+  constructor({ sdk, major, form, secret }) {
     this.sdk = sdk;
+    this.major = major;
     this.form = form;
     this.secret = secret;
   }
@@ -36,6 +38,9 @@ export class Agent {
       case "anthropic-messages":
         // @ai-sdk/anthropic keeps /v1 in its base URL (it posts to {baseURL}/messages).
         return anthropic.createAnthropic({ baseURL: endpoint.baseURL, apiKey: "sk-ant-ack" })(MODEL_ID);
+      case "canonical":
+        // The application's own model: LanguageModelV4 in ai 7, V3 in ai 6.
+        return canonicalModel(this.sdk.ai, endpoint.baseURL, this.major >= 7 ? "v4" : "v3");
     }
     return undefined;
   }
