@@ -94,7 +94,7 @@ function checkTurn(body) {
   onlyFields(body.model, "model", ["baseURL", "api"]);
   if (typeof body.model.baseURL !== "string") throw badRequest("model.baseURL: missing");
   if (!["provided", "absent", "empty"].includes(body.toolkit)) throw badRequest(`toolkit: want provided, absent or empty, got ${JSON.stringify(body.toolkit)}`);
-  onlyFields(body.options ?? {}, "options", ["concurrency", "maxSteps"]);
+  onlyFields(body.options ?? {}, "options", ["concurrency", "maxSteps", "denialPolicy"]);
   const names = new Set();
   (body.tools ?? []).forEach((t, i) => {
     onlyFields(t, `tools[${i}]`, toolFields);

@@ -6,6 +6,9 @@ import { turnError, sdkErrorText } from "./errors.mjs";
 import { postJSON } from "./http.mjs";
 import { canonicalModel } from "./canonical-model.mjs";
 
+/** NotExpressible is an input the SDK has no form for. */
+class NotExpressible extends Error {}
+
 // The step limit of a turn when the harness gives none: a turn loops (the
 // model is called again after tools ran) up to this many model calls.
 export const DEFAULT_MAX_STEPS = 5;
@@ -72,11 +75,32 @@ export class Agent {
     };
   }
 
+  // hosted maps a tool the provider runs (a hosted MCP server) to the
+  // provider package's own tool: OpenAI's MCP tool, which asks approval
+  // (the scenarios' provider asks). The kit names the server by its label
+  // only; the URL, which the SDK requires and passes on as it is, is a
+  // placeholder no one calls. No other provider API has hosted approvals.
+  hosted(t, endpoint) {
+    if (endpoint.api !== "openai-responses" && endpoint.api !== "canonical") return undefined;
+    const label = t.serverLabel || t.name;
+    return this.sdk.openai.createOpenAI({ apiKey: "sk-ack" }).tools.mcp({
+      serverLabel: label,
+      serverUrl: `https://${encodeURIComponent(label)}.mcp.invalid/`,
+      requireApproval: "always",
+    });
+  }
+
   tools(req) {
     const { ai } = this.sdk;
     const tools = {};
     const approval = {};
     for (const t of req.tools ?? []) {
+      if (t.providerExecuted) {
+        const hosted = this.hosted(t, req.model);
+        if (!hosted) throw new NotExpressible(`the hosted tool ${t.name} has no form on ${req.model.api}: only OpenAI's Responses API runs MCP servers that ask approval`);
+        tools[t.name] = hosted;
+        continue;
+      }
       const def = {
         description: t.description,
         inputSchema: this.inputSchema(t.inputSchema),
@@ -103,8 +127,9 @@ export class Agent {
 
   async turn(req) {
     const { ai } = this.sdk;
-    if ((req.tools ?? []).some((t) => t.providerExecuted)) {
-      return { error: { code: "NotExpressible", message: "hosted (provider-executed) tools in tools[] are not mapped by this adapter" } };
+    const policy = req.options?.denialPolicy;
+    if (policy && policy !== "independent") {
+      return { error: { code: "NotExpressible", message: `denial policy ${policy}: the SDK decides each call on its own answer (independent) only` } };
     }
     const parsed = fromCanonicalMessages(ai, req.messages);
     if (parsed.error) {
@@ -124,7 +149,14 @@ export class Agent {
     };
     if (this.secret) args.experimental_toolApprovalSecret = this.secret;
     if (req.toolkit !== "absent") {
-      const { tools, approval } = req.toolkit === "empty" ? { tools: {}, approval: {} } : this.tools(req);
+      let built;
+      try {
+        built = req.toolkit === "empty" ? { tools: {}, approval: {} } : this.tools(req);
+      } catch (e) {
+        if (e instanceof NotExpressible) return { error: { code: "NotExpressible", message: e.message } };
+        throw e;
+      }
+      const { tools, approval } = built;
       args.tools = tools;
       if (this.form === "toolApproval") args.toolApproval = approval;
     }
