@@ -394,7 +394,7 @@ func (r *Reply) Content() []model.Part {
 			out = json.RawMessage("null")
 		}
 		p := model.ToolResult(pr.ToolCallID, pr.Name, model.JSONOutput(out))
-		p.ProviderExecuted = true
+		p.ProviderExecuted, p.ApprovalID = true, pr.ApprovalID
 		parts = append(parts, p)
 	}
 	return parts

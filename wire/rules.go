@@ -127,7 +127,10 @@ func checkOpenAIChat(v View) []Violation {
 
 // checkResponses applies the Responses API's rules: every function_call in
 // the input has a function_call_output after it, and every output answers a
-// function_call before it.
+// function_call before it. A custom tool call (custom_tool_call and its
+// custom_tool_call_output) pairs the same way; no provider text is on
+// record for it, so its violations carry the function call's text, marked
+// inferred.
 func checkResponses(v View) []Violation {
 	p := pair(v)
 	var out []Violation
@@ -151,7 +154,7 @@ func checkResponses(v View) []Violation {
 				Check: kind.Check(), Kind: kind, Message: r.Canonical, ProviderIndex: i,
 				IDs: []string{r.ID}, Status: 400, ErrorType: invalidRequest, Text: text,
 				Body:     OpenAIErrorBody(text, invalidRequest, strp("input"), nil),
-				Inferred: kind == Duplicate,
+				Inferred: kind == Duplicate || isCustom(e),
 			})
 			answered[r.ID] = true
 		}
@@ -165,7 +168,8 @@ func checkResponses(v View) []Violation {
 			out = append(out, Violation{
 				Check: "WIRE-01", Kind: Dangling, Message: e.Canonical, ProviderIndex: i,
 				IDs: []string{c}, Status: 400, ErrorType: invalidRequest, Text: text,
-				Body: OpenAIErrorBody(text, invalidRequest, strp("input"), nil),
+				Body:     OpenAIErrorBody(text, invalidRequest, strp("input"), nil),
+				Inferred: isCustom(e),
 			})
 		}
 	}
@@ -175,8 +179,19 @@ func checkResponses(v View) []Violation {
 // checkAnthropic applies the Messages API's rules: the message after an
 // assistant message with tool_use blocks is a user message holding a
 // tool_result for each, and every tool_result answers a tool_use of the
-// message right before it.
+// message right before it. A system message within the conversation keeps
+// its index but is passed over, as a top-level system prompt is.
 func checkAnthropic(v View, requestID string) []Violation {
+	// neighbour is the index of the nearest entry before (step -1) or after
+	// (step 1) i that is not a system message, or -1.
+	neighbour := func(i, step int) int {
+		for j := i + step; j >= 0 && j < len(v.Entries); j += step {
+			if v.Entries[j].Role != "system" {
+				return j
+			}
+		}
+		return -1
+	}
 	p := pair(v)
 	var out []Violation
 	answered := map[string]bool{}
@@ -185,8 +200,8 @@ func checkAnthropic(v View, requestID string) []Violation {
 			continue
 		}
 		prev := map[string]bool{}
-		if i > 0 && v.Entries[i-1].Role == "assistant" {
-			for _, c := range v.Entries[i-1].Calls {
+		if k := neighbour(i, -1); k >= 0 && v.Entries[k].Role == "assistant" {
+			for _, c := range v.Entries[k].Calls {
 				prev[c] = true
 			}
 		}
@@ -211,8 +226,8 @@ func checkAnthropic(v View, requestID string) []Violation {
 			continue
 		}
 		next := map[string]bool{}
-		if i+1 < len(v.Entries) && v.Entries[i+1].Role == "user" {
-			for _, r := range v.Entries[i+1].Results {
+		if k := neighbour(i, 1); k >= 0 && v.Entries[k].Role == "user" {
+			for _, r := range v.Entries[k].Results {
 				next[r.ID] = true
 			}
 		}
@@ -271,3 +286,7 @@ func mergeByIndex(a, b []Violation) []Violation {
 	}
 	return append(append(out, a...), b...)
 }
+
+// isCustom reports whether a Responses entry is a custom tool call or its
+// output.
+func isCustom(e Entry) bool { return strings.HasPrefix(e.Role, "custom_tool_call") }

@@ -107,8 +107,9 @@ func (v Violation) Describe() string {
 // Entry is one message (or input item) of a View.
 type Entry struct {
 	// Role is the provider's role or item kind: "system", "user",
-	// "assistant", "tool" (OpenAI Chat), "function_call",
-	// "function_call_output", "message", "mcp_approval_response" (Responses).
+	// "assistant", "tool" (OpenAI Chat), "message", "function_call",
+	// "function_call_output", "custom_tool_call", "custom_tool_call_output",
+	// "mcp_approval_response" and the other input item types (Responses).
 	Role string
 	// Calls are the ids of the tool calls the entry makes.
 	Calls []string

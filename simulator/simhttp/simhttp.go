@@ -180,6 +180,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	dec, err := codec.DecodeRequest(request)
+	var refused *llm.APIError
+	if errors.As(err, &refused) { // the provider's own answer to a malformed request
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(refused.Status)
+		_, _ = w.Write(refused.Body)
+		return
+	}
 	if err != nil {
 		fail(http.StatusBadRequest, "invalid_request_error", fmt.Sprintf("simulator: the %s request does not decode: %v", codec.Profile(), err))
 		return
