@@ -4,6 +4,7 @@
 package report
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
@@ -121,7 +122,26 @@ type Run struct {
 	Level     checks.Level `json:"level,omitempty"`
 	Scenarios []Scenario   `json:"scenarios"`
 	Checks    []Check      `json:"checks"`
+	// Shard is the part of the suite the run covered; nil when it covered
+	// all of it (or for a merged run).
+	Shard *Shard `json:"shard,omitempty"`
+	// Interrupted says why the run stopped before its end ("" when it ran
+	// to its end): a signal, its deadline, a target that stopped
+	// answering. Its scenarios are those that finished before.
+	Interrupted string `json:"interrupted,omitempty"`
+	// NotRun counts the scenarios the run meant to run and did not, when it
+	// was interrupted.
+	NotRun int `json:"notRun,omitempty"`
 }
+
+// Shard names the part of a suite a run covered: the Index-th (1-based) of
+// Count disjoint parts.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
 // Aggregate computes the per-check results from the scenarios, for every
 // check in the catalogue at or above minLevel (checks no scenario names
@@ -193,9 +213,12 @@ func (r *Run) ScenarioTotals() map[Verdict]int {
 	return t
 }
 
-// Certified reports whether every MUST check passed (or does not apply) and
-// no scenario errored or timed out.
+// Certified reports whether every MUST check passed (or does not apply), no
+// scenario errored or timed out, and the run was not interrupted.
 func (r *Run) Certified() bool {
+	if r.Interrupted != "" {
+		return false
+	}
 	for _, c := range r.Checks {
 		if c.Level == checks.Must && c.Verdict != Pass && c.Verdict != NotApplicable {
 			return false

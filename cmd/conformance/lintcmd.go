@@ -29,18 +29,18 @@ func cmdLint(_ context.Context, args []string, stdout, stderr io.Writer) (int, e
 		return 0, err
 	}
 	if len(files) == 0 {
-		return 0, usagef("lint: give one or more files (- for stdin)")
+		return 0, usagef("give one or more files (- for stdin)")
 	}
 	if *format != "text" && *format != "json" {
-		return 0, usagef("lint: --format %q: want text or json", *format)
+		return 0, usagef("--format %q: want text or json", *format)
 	}
 	in, err := transcript.ParseFormat(*input)
 	if err != nil {
-		return 0, usagef("lint: --input-format: %v", err)
+		return 0, usagef("--input-format: %v", err)
 	}
 	p, err := wire.ParseProfile(*profile)
 	if err != nil {
-		return 0, usagef("lint: --provider: %v", err)
+		return 0, usagef("--provider: %v", err)
 	}
 	rep := &lint.Report{}
 	for _, name := range files {

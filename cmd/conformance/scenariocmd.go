@@ -13,13 +13,13 @@ import (
 // scenario compiles to) and `conformance scenario check FILE...`.
 func cmdScenario(_ context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
-		return 0, usagef("scenario: want a subcommand: show FILE, or check FILE...")
+		return 0, usagef("want a subcommand: show FILE, or check FILE...")
 	}
 	sub, files := args[0], args[1:]
 	switch sub {
 	case "show":
 		if len(files) != 1 {
-			return 0, usagef("scenario show: give one YAML file")
+			return 0, usagef("show: give one YAML file")
 		}
 		f, err := loadScenario(files[0])
 		if err != nil {
@@ -33,7 +33,7 @@ func cmdScenario(_ context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitOK, err
 	case "check":
 		if len(files) == 0 {
-			return 0, usagef("scenario check: give YAML files")
+			return 0, usagef("check: give YAML files")
 		}
 		code := exitOK
 		for _, name := range files {
@@ -50,7 +50,7 @@ func cmdScenario(_ context.Context, args []string, stdout, stderr io.Writer) (in
 		}
 		return code, nil
 	}
-	return 0, usagef("scenario: unknown subcommand %q (want show or check)", sub)
+	return 0, usagef("unknown subcommand %q (want show or check)", sub)
 }
 
 func loadScenario(name string) (*scenario.File, error) {
