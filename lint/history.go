@@ -122,7 +122,7 @@ func history(req *transcript.Request) []Finding {
 		}
 	}
 	view := wire.ViewOf(req.Profile, prompt)
-	for _, v := range wire.Check(view, "") {
+	for k, v := range wire.Check(view, "") {
 		src := -1
 		if v.Message >= 0 && v.Message < len(source) {
 			src = source[v.Message]
@@ -131,7 +131,7 @@ func history(req *transcript.Request) []Finding {
 		for _, id := range v.IDs {
 			if f := unresolved[id]; f != nil {
 				f.Provider = &ProviderError{Profile: req.Profile, Status: v.Status, Type: v.ErrorType, Message: v.Text, Body: v.Body, Inferred: v.Inferred}
-				f.ProviderIndex = v.ProviderIndex
+				f.ProviderIndex, f.order = v.ProviderIndex, k+1
 			} else {
 				covered = false
 			}
@@ -140,6 +140,7 @@ func history(req *transcript.Request) []Finding {
 			continue // said by the unresolved answers, with this error
 		}
 		f := wireFinding(req, view, v, src, nm)
+		f.order = k + 1
 		if v.Kind == wire.Dangling {
 			f.Detail += waiting(calls, v.IDs)
 		}

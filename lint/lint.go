@@ -84,6 +84,26 @@ type Finding struct {
 	Offset int64 `json:"offset"`
 	Line   int   `json:"line,omitempty"`
 	Column int   `json:"column,omitempty"`
+
+	// order is the finding's place among the provider's own findings
+	// (1-based; 0 for none): the provider answers with the first.
+	order int
+}
+
+// Answer is what the provider answers the first request of the result
+// with, or nil when it accepts it.
+func (r *Result) Answer() *ProviderError {
+	var best *Finding
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Request == 1 && f.order > 0 && f.Provider != nil && (best == nil || f.order < best.order) {
+			best = f
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.Provider
 }
 
 // ProviderError is a provider's answer to a prompt it refuses.
@@ -114,6 +134,9 @@ type Options struct {
 	// Profile is the provider whose rules apply to conversations that have
 	// none of their own (openai-chat if empty).
 	Profile wire.Profile
+	// Kind forces what the input is: a prompt that reached a model, or an
+	// agent's input; empty goes by the format.
+	Kind transcript.Kind
 }
 
 // Result is what a lint of one input found.
@@ -137,7 +160,7 @@ var sampleMessage func()
 func Read(r io.Reader, opts Options) (*Result, error) {
 	res := &Result{Findings: []Finding{}}
 	placeholders := map[*transcript.Request][]placeholder{}
-	topts := transcript.Options{Format: opts.Format, Profile: opts.Profile,
+	topts := transcript.Options{Format: opts.Format, Profile: opts.Profile, Kind: opts.Kind,
 		OnMessage: func(req *transcript.Request, m *transcript.Message) {
 			if sampleMessage != nil {
 				sampleMessage()
@@ -197,11 +220,12 @@ func check(req *transcript.Request, ph []placeholder) []Finding {
 	}
 	switch {
 	case req.View != nil:
-		for _, v := range wire.Check(*req.View, "") {
+		for k, v := range wire.Check(*req.View, "") {
 			if req.Stored && v.Kind == wire.Orphan {
 				continue // its call may be in what the provider stored
 			}
 			f := wireFinding(req, *req.View, v, -1, req.Names)
+			f.order = k + 1
 			if i := v.ProviderIndex; i >= 0 && i < len(req.ViewSource) {
 				f.Message, f.Path, f.Offset = req.ViewSource[i], req.Path(req.ViewSource[i]), req.ViewOffset[i]
 			}
@@ -214,8 +238,10 @@ func check(req *transcript.Request, ph []placeholder) []Finding {
 			msgs[i] = m.Message
 		}
 		view := wire.ViewOf(req.Profile, msgs)
-		for _, v := range wire.Check(view, "") {
-			out = append(out, wireFinding(req, view, v, sourceOf(req, v.Message), req.Names))
+		for k, v := range wire.Check(view, "") {
+			f := wireFinding(req, view, v, sourceOf(req, v.Message), req.Names)
+			f.order = k + 1
+			out = append(out, f)
 		}
 	default:
 		out = append(out, history(req)...)

@@ -124,6 +124,13 @@ func TestBrokenTranscripts(t *testing.T) {
 		"ag-ui/broken-pending-then-new-message.json":   {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
 		"ag-ui/broken-orphan-tool-message.json":        {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
 		"ag-ui/broken-duplicate-results.json":          {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
+		// A journal of conformance record in front of the simulator: a denied
+		// call's result dropped, in each wire format.
+		"journal/broken-recorded.jsonl": {
+			{check: "WIRE-01", kind: "dangling", path: "messages[2]", ids: []string{"call_b"}, provider: danglingChat + "call_b"},
+			{check: "WIRE-01", kind: "dangling", path: "input[4]", ids: []string{"call_b"}, provider: "No tool output found for function call call_b."},
+			{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_b"}, provider: "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: call_b."},
+		},
 		// The late-resolution mutant's own journal: the model got a dangling call.
 		"journal/broken-late-resolution.jsonl": {
 			{check: "WIRE-01", kind: "dangling", path: "prompt[1]", ids: []string{"r1", "x1", "r2", "x2"}, provider: danglingChat + "r1, x1, r2, x2"},

@@ -20,6 +20,9 @@ import (
 type Options struct {
 	// Format forces the format; empty detects it by content.
 	Format Format
+	// Kind forces the kind of a request body (a canonical conversation sent
+	// to the kit's model API is a prompt); empty goes by the format.
+	Kind Kind
 	// Profile is the provider whose rules apply to conversations that are
 	// not a provider's request body (canonical, UI messages, AG-UI, a
 	// journaled prompt without its wire body); openai-chat if empty.
@@ -218,7 +221,7 @@ func (rd *reader) syntaxOffset() int64 {
 // request reads one top-level value, whose first token is tok.
 func (rd *reader) request(tok json.Token, n int, start int64) (*Request, error) {
 	rd.names, rd.partCalls, rd.pending = map[string]string{}, map[string]bool{}, nil
-	req := &Request{N: n, Offset: start}
+	req := &Request{N: n, Offset: start, Kind: rd.opts.Kind}
 	cands := bodies
 	if rd.opts.Format != "" && rd.opts.Format != Journal {
 		cands = one(rd.opts.Format)
@@ -296,10 +299,11 @@ func (rd *reader) object(req *Request, cands set) error {
 				}
 				continue
 			}
-			sub := &Request{N: req.N, Offset: at}
+			// A provider's body, or the kit's canonical model API's: a prompt.
+			sub := &Request{N: req.N, Offset: at, Kind: Prompt}
 			saved := rd.names
 			rd.names, rd.partCalls, rd.pending = map[string]string{}, map[string]bool{}, nil
-			if err := rd.object(sub, setOf(OpenAIChat, OpenAIResponses, AnthropicMessages)); err != nil {
+			if err := rd.object(sub, setOf(OpenAIChat, OpenAIResponses, AnthropicMessages, Canonical)); err != nil {
 				return err
 			}
 			rd.names = saved
@@ -315,6 +319,19 @@ func (rd *reader) object(req *Request, cands set) error {
 				return &Error{Offset: at, Field: "resume", Msg: strings.TrimPrefix(err.Error(), "agui: ")}
 			}
 			req.Resume = entries
+			continue
+		case "model":
+			var v any
+			if err := rd.dec.Decode(&v); err != nil {
+				return rd.syntax(err, at)
+			}
+			// A provider body names its model; a driver-protocol turn
+			// carries an endpoint object.
+			if providers := setOf(OpenAIChat, OpenAIResponses, AnthropicMessages); !isJournal && cands&providers != 0 {
+				if _, ok := v.(string); ok {
+					cands &= providers
+				}
+			}
 			continue
 		case "previous_response_id":
 			var v any

@@ -13,6 +13,7 @@
 //	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
 //	conformance scenario show FILE | check FILE...
 //	conformance lint [--format text|json] [--input-format F] [--provider P] FILE...
+//	conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]
 //	conformance checks [--format text|md|json]
 //	conformance mutants [--run]
 //
@@ -72,6 +73,8 @@ func init() {
 			[]string{"conformance scenario show FILE", "conformance scenario check FILE..."}, cmdScenario},
 		{"lint", "FILE...: what a provider would reject, and what breaks pre-resolution, in recorded conversations",
 			[]string{"conformance lint [--format text|json] [--input-format F] [--provider P] FILE..."}, cmdLint},
+		{"record", "--upstream URL: a recording proxy in front of a model endpoint that lints every request (--refuse: answers the provider's 400 itself)",
+			[]string{"conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]"}, cmdRecord},
 	}
 }
 
