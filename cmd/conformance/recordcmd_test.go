@@ -54,7 +54,9 @@ func TestRecordCommand(t *testing.T) {
 	out := &lines{ch: make(chan string, 10)}
 	errs := &lines{ch: make(chan string, 100)}
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"record", "--upstream", sim.URL, "--journal", journal, "--refuse"}, out, errs) }()
+	go func() {
+		done <- run(ctx, []string{"record", "--upstream", sim.URL, "--journal", journal, "--refuse"}, out, errs)
+	}()
 	url := <-out.ch
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("first line %q", url)
