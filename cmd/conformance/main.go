@@ -14,6 +14,7 @@
 //	conformance scenario show FILE | check FILE...
 //	conformance lint [--format text|json] [--input-format F] [--provider P] FILE...
 //	conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]
+//	conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]
 //	conformance checks [--format text|md|json]
 //	conformance mutants [--run]
 //
@@ -75,6 +76,8 @@ func init() {
 			[]string{"conformance lint [--format text|json] [--input-format F] [--provider P] FILE..."}, cmdLint},
 		{"record", "--upstream URL: a recording proxy in front of a model endpoint that lints every request (--refuse: answers the provider's 400 itself)",
 			[]string{"conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]"}, cmdRecord},
+		{"replay", "FILE: a recorded conversation run again against a target; the first divergence, both sides",
+			[]string{"conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]"}, cmdReplay},
 	}
 }
 
