@@ -19,7 +19,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -377,23 +376,11 @@ type placeholder struct {
 }
 
 // findPlaceholder finds results that are a chat client's placeholder for
-// an approved call ({"approved":true,"pendingExecution":true,...}, as
-// TanStack AI's client sends): the call had not run.
+// an approved call (transcript.IsApprovalPlaceholder): the call had not run.
 func findPlaceholder(m *transcript.Message) ([]placeholder, bool) {
 	var out []placeholder
 	for _, p := range m.Content {
-		if p.Type != model.PartToolResult || p.Output == nil {
-			continue
-		}
-		raw := []byte(p.Output.Value)
-		if t := p.Output.TextValue(); t != "" {
-			raw = []byte(t)
-		}
-		var obj struct {
-			Approved *bool `json:"approved"`
-			Pending  *bool `json:"pendingExecution"`
-		}
-		if json.Unmarshal(raw, &obj) == nil && obj.Approved != nil && *obj.Approved && obj.Pending != nil && *obj.Pending {
+		if p.Type == model.PartToolResult && transcript.IsApprovalPlaceholder(p.Output) {
 			out = append(out, placeholder{id: p.ToolCallID, name: p.ToolName, source: m.Source, offset: m.Offset})
 		}
 	}

@@ -38,8 +38,11 @@ type Conversation struct {
 	Tools []llm.ToolDef
 	// History is what comes before the first turn (system prompts).
 	History []model.Message
-	Calls   []Call
-	Turns   []Turn
+	// Messages are the whole conversation as the transcript shows it: the
+	// last prompt and its reply, or the agent's input.
+	Messages []model.Message
+	Calls    []Call
+	Turns    []Turn
 	// Outputs are the recorded results, by call id.
 	Outputs map[string]*model.ToolOutput
 	// Notes say what the rebuilding had to assume.
@@ -189,6 +192,7 @@ func journaled(id string, entries []*Request) *Conversation {
 			c.Notes = append(c.Notes, fmt.Sprintf("model call %d's prompt is not the start of the last one's: the turns follow the last prompt", call.N))
 		}
 	}
+	c.Messages = full
 	c.turns(full, bounds, anyLossy(c.Calls))
 	return c
 }
@@ -216,6 +220,7 @@ func single(r *Request) *Conversation {
 	}
 	c.Calls = append(c.Calls, next)
 	bounds = append(bounds, len(msgs))
+	c.Messages = msgs
 	c.turns(msgs, bounds, r.Kind == Prompt && r.Format != Canonical)
 	return c
 }
@@ -293,6 +298,7 @@ func (c *Conversation) turns(msgs []model.Message, bounds []int, lossy bool) {
 	var cur *Turn
 	pending := []model.Part{} // local calls still without a result or an answer
 	answered := map[string]bool{}
+	made := map[string]bool{}       // calls made so far
 	requests := map[string]string{} // approval id -> call id
 	open := func() *Turn {
 		if cur == nil || len(cur.Calls) > 0 {
@@ -354,7 +360,10 @@ func (c *Conversation) turns(msgs []model.Message, bounds []int, lossy bool) {
 		case model.RoleAssistant:
 			for _, p := range m.Content {
 				switch {
+				case p.Type == model.PartToolCall && !p.ProviderExecuted && made[p.ToolCallID]:
+					c.Notes = append(c.Notes, fmt.Sprintf("the call %s is made a second time: the second is not replayed", p.ToolCallID))
 				case p.Type == model.PartToolCall && !p.ProviderExecuted:
+					made[p.ToolCallID] = true
 					pending = append(pending, p)
 					c.addTools([]llm.ToolDef{{Name: p.ToolName}})
 				case p.Type == model.PartToolApprovalRequest:
@@ -376,7 +385,11 @@ func (c *Conversation) turns(msgs []model.Message, bounds []int, lossy bool) {
 					if p.ProviderExecuted {
 						continue
 					}
-					if _, seen := c.Outputs[p.ToolCallID]; !seen {
+					if !made[p.ToolCallID] {
+						c.Notes = append(c.Notes, fmt.Sprintf("the result for %s answers no call made before it: it is not replayed", p.ToolCallID))
+						continue
+					}
+					if _, seen := c.Outputs[p.ToolCallID]; !seen && !IsApprovalPlaceholder(p.Output) {
 						c.Outputs[p.ToolCallID] = p.Output
 					}
 					approve, reason := decision(p.Output, lossy)
@@ -395,6 +408,25 @@ func join(a, b string) string {
 }
 
 func toolOf(msgs []model.Message, id string) string { return provider.CallName(msgs, id) }
+
+// IsApprovalPlaceholder reports whether a result is a chat client's
+// placeholder for an approved call that has not run yet
+// ({"approved":true,"pendingExecution":true,...}, as TanStack AI's client
+// sends it).
+func IsApprovalPlaceholder(o *model.ToolOutput) bool {
+	if o == nil {
+		return false
+	}
+	raw := []byte(o.Value)
+	if t := o.TextValue(); t != "" {
+		raw = []byte(t)
+	}
+	var obj struct {
+		Approved *bool `json:"approved"`
+		Pending  *bool `json:"pendingExecution"`
+	}
+	return json.Unmarshal(raw, &obj) == nil && obj.Approved != nil && *obj.Approved && obj.Pending != nil && *obj.Pending
+}
 
 // DenialTexts are results that stand for a denial on a wire, where a
 // denial is only text: the AI SDK's default, and TanStack AI's placeholder.

@@ -13,7 +13,7 @@ import (
 // scenario compiles to) and `conformance scenario check FILE...`.
 func cmdScenario(_ context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
-		return 0, usagef("want a subcommand: show FILE, or check FILE...")
+		return 0, usagef("want a subcommand: show FILE, check FILE..., or from-transcript FILE")
 	}
 	sub, files := args[0], args[1:]
 	switch sub {
@@ -49,8 +49,10 @@ func cmdScenario(_ context.Context, args []string, stdout, stderr io.Writer) (in
 			fmt.Fprintf(stdout, "%s: ok (%s)\n", name, f.ID)
 		}
 		return code, nil
+	case "from-transcript":
+		return cmdFromTranscript(files, stdout, stderr)
 	}
-	return 0, usagef("unknown subcommand %q (want show or check)", sub)
+	return 0, usagef("unknown subcommand %q (want show, check or from-transcript)", sub)
 }
 
 func loadScenario(name string) (*scenario.File, error) {
