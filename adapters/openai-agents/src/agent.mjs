@@ -166,7 +166,9 @@ export class Runner {
         const error = turnError(this.sdk, e);
         return { error, events: [...events, { type: "error", code: error.code, message: error.message }] };
       }
-      return { ...this.answerOf(result, before), events };
+      // The run's stream ended: the SDK's finish of the turn.
+      const answer = this.answerOf(result, before);
+      return { ...answer, events: [...events, { type: "finish", finishReason: answer.finishReason }] };
     }
     let result;
     try {
