@@ -47,8 +47,8 @@ func TestLookup(t *testing.T) {
 	if _, err := LookupDialect(chat.ProtocolUIMessageStream, "x"); err == nil || !strings.Contains(err.Error(), "no dialects") {
 		t.Errorf("dialect of a protocol without dialects: err = %v", err)
 	}
-	if n := len(AllDialects()); n != 4 {
-		t.Errorf("AllDialects has %d codecs, want 4", n)
+	if n := len(AllDialects()); n != 5 {
+		t.Errorf("AllDialects has %d codecs, want 5", n)
 	}
 }
 
@@ -209,6 +209,12 @@ func TestWireShapes(t *testing.T) {
 				`{"type":"TOOL_CALL_END","toolCallId":"call_C","result":"{\"error\":\"disk full\"}"}`,
 				`{"type":"TOOL_CALL_END","toolCallId":"call_D","result":"{\"error\":\"User declined tool execution\"}"}`},
 			[]string{`"value"`, `"toolCallName"`, `TOOL_CALL_RESULT`, `tool-output-denied`}},
+		{chat.ProtocolAGUILegacy + "@" + chat.DialectTanStackAI06,
+			[]string{`"type":"CUSTOM","name":"approval-requested","value":{"toolCallId":"call_A"`,
+				`{"type":"TOOL_CALL_START","toolCallId":"call_B","toolName":"lookup"}`,
+				`{"type":"TOOL_CALL_END","toolCallId":"call_B","result":"{\"found\":[1,2]}"}`,
+				`{"type":"TOOL_CALL_END","toolCallId":"call_D","result":"{\"error\":\"User declined tool execution\"}"}`},
+			[]string{`"data"`, `"toolCallName"`, `TOOL_CALL_RESULT`}},
 	} {
 		protocol, dialect, _ := strings.Cut(tc.protocol, "@")
 		c, _ := LookupDialect(protocol, dialect)
@@ -319,7 +325,7 @@ func TestRequestRoundTrip(t *testing.T) {
 					}
 				}
 			}
-			if dialectOf(c) == chat.DialectTanStackAI05 {
+			if d := dialectOf(c); d == chat.DialectTanStackAI05 || d == chat.DialectTanStackAI06 {
 				// {messages, data}: no thread, no runs, no resume entries, no
 				// denial reasons; a denial stays approval-responded, and an
 				// approval request of a provider-executed call is a plain one.
@@ -482,6 +488,27 @@ data: {"type":"RUN_ERROR","timestamp":8,"runId":"r","error":{"message":"model do
 	}
 	if p.State != chat.OutputAvailable || string(p.Output) != `{"color":"red"}` {
 		t.Errorf("call_P = %+v", p)
+	}
+}
+
+// A request as @tanstack/ai-client 0.7.14 (server 0.13) posts it, read in
+// the 0.42 dialect whose events that server writes: UIMessages without
+// AG-UI content keep their text in their parts.
+func TestDecode042DialectReadsUIMessageBodies(t *testing.T) {
+	c, _ := LookupDialect(chat.ProtocolAGUILegacy, chat.DialectTanStackAI042)
+	req, err := c.DecodeRequest([]byte(`{"messages":[
+ {"id":"u1","role":"user","parts":[{"type":"text","content":"delete a"}]},
+ {"id":"a1","role":"assistant","parts":[{"type":"tool-call","id":"call_A","name":"dangerous","arguments":"{}","state":"approval-responded","approval":{"id":"approval_call_A","needsApproval":true,"approved":true}}]},
+ {"id":"u2","role":"user","parts":[{"type":"text","content":"and b"}]}],
+ "data":{"conversationId":"c"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(req.Messages) != 3 || req.Messages[0].Parts[0].Text != "delete a" || req.Messages[2].Parts[0].Text != "and b" {
+		t.Fatalf("messages = %+v", req.Messages)
+	}
+	if a := req.Messages[1].Parts[0]; a.Approval == nil || !*a.Approval.Approved {
+		t.Fatalf("call_A = %+v", a)
 	}
 }
 

@@ -66,18 +66,18 @@ export function compare(a, b) {
 
 /**
  * clientProtocol names the chat protocol and dialect an ai-client release
- * speaks with its server, or null for releases whose dialect the kit does
- * not speak. Read from the releases' sources: 0.4.x posts {messages, data}
- * and reads CUSTOM "data" and TOOL_CALL_END results (@tanstack/ai 0.5);
- * 0.22.x posts RunAgentInput with UIMessage parts and reads CUSTOM "value"
- * and TOOL_CALL_RESULT (@tanstack/ai 0.42); 0.23 and later resume
- * RUN_FINISHED interrupts (@tanstack/ai 0.44 and later).
+ * speaks with the @tanstack/ai release it depends on (read from their
+ * sources): 0.23 and later resume RUN_FINISHED interrupts (@tanstack/ai
+ * 0.44 and later); 0.7.14 to 0.22 read CUSTOM "value", TOOL_CALL_START's
+ * toolCallName and TOOL_CALL_RESULT (@tanstack/ai 0.13 to 0.42); 0.5 to
+ * 0.7.9 read CUSTOM "value", toolName and results in TOOL_CALL_END and post
+ * {messages, data} (@tanstack/ai 0.6 to 0.10); 0.4 reads CUSTOM "data"
+ * (@tanstack/ai 0.5). Older releases: none.
  */
 export function clientProtocol(clientVersion) {
   if (compare(clientVersion, '0.23.0') >= 0) return { protocol: 'ag-ui', dialect: 'tanstack-ai-0.58' }
-  if (compare(clientVersion, '0.22.0') >= 0) return { protocol: 'ag-ui-legacy', dialect: 'tanstack-ai-0.42' }
-  if (compare(clientVersion, '0.4.0') >= 0 && compare(clientVersion, '0.5.0') < 0) {
-    return { protocol: 'ag-ui-legacy', dialect: 'tanstack-ai-0.5' }
-  }
+  if (compare(clientVersion, '0.7.14') >= 0) return { protocol: 'ag-ui-legacy', dialect: 'tanstack-ai-0.42' }
+  if (compare(clientVersion, '0.5.0') >= 0) return { protocol: 'ag-ui-legacy', dialect: 'tanstack-ai-0.6' }
+  if (compare(clientVersion, '0.4.0') >= 0) return { protocol: 'ag-ui-legacy', dialect: 'tanstack-ai-0.5' }
   return null
 }
