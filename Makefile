@@ -46,6 +46,7 @@ bench:
 ## fuzz: a short run of every fuzz target
 fuzz:
 	$(GO) test ./model -run '^$$' -fuzz FuzzDecodeMessages -fuzztime 30s
+	$(GO) test ./model -run '^$$' -fuzz FuzzDecodeMatchesOldDecoder -fuzztime 30s
 	$(GO) test ./chat/protocols -run '^$$' -fuzz FuzzDecodeRequest -fuzztime 30s
 	$(GO) test ./chat/sse -run '^$$' -fuzz FuzzReader -fuzztime 30s
 	for p in openaichat openairesponses anthropic canonical; do $(GO) test ./provider/$$p -run '^$$' -fuzz FuzzDecodeRequest -fuzztime 30s || exit 1; done

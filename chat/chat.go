@@ -225,13 +225,19 @@ const (
 	// DialectTanStackAI042 is the legacy form as @tanstack/ai 0.42 and its
 	// client 0.22 speak it: RunAgentInput requests whose messages carry
 	// UIMessage parts, CUSTOM events with "value", TOOL_CALL_START with
-	// "toolCallName", results as TOOL_CALL_RESULT.
+	// "toolCallName", results as TOOL_CALL_RESULT. The same events serve
+	// @tanstack/ai 0.13 and later, whose clients before 0.11 post
+	// {messages, data} with UIMessages, which the server reads too.
 	DialectTanStackAI042 = "tanstack-ai-0.42"
+	// DialectTanStackAI06 is the legacy form as @tanstack/ai 0.6 to 0.10
+	// and their clients 0.5 to 0.7.9 speak it: requests are {messages,
+	// data} with UIMessages, CUSTOM events carry "value", TOOL_CALL_START
+	// carries "toolName", results come as TOOL_CALL_END with "result", a
+	// failed run as RUN_ERROR with "error.message".
+	DialectTanStackAI06 = "tanstack-ai-0.6"
 	// DialectTanStackAI05 is the legacy form as @tanstack/ai 0.5 and its
-	// client 0.4 speak it: requests are {messages, data} with UIMessages,
-	// CUSTOM events carry "data", TOOL_CALL_START carries "toolName",
-	// results come as TOOL_CALL_END with "result", a failed run as
-	// RUN_ERROR with "error.message".
+	// client 0.4 speak it: as DialectTanStackAI06, but CUSTOM events carry
+	// their payload as "data".
 	DialectTanStackAI05 = "tanstack-ai-0.5"
 )
 
@@ -239,7 +245,7 @@ const (
 // that is not listed has one shape only, and its dialect is empty.
 var Dialects = map[string][]string{
 	ProtocolAGUI:       {DialectTanStackAI058},
-	ProtocolAGUILegacy: {DialectTanStackAI042, DialectTanStackAI05},
+	ProtocolAGUILegacy: {DialectTanStackAI042, DialectTanStackAI06, DialectTanStackAI05},
 }
 
 // DefaultDialect returns the dialect a protocol is spoken in when none is

@@ -72,6 +72,9 @@ type Request struct {
 	// Duplicates are tool call ids that appear in more than one part
 	// (check CHAIN-06).
 	Duplicates []string `json:"duplicates,omitempty"`
+	// Streamed are the events the server answered with: the script's turn
+	// as the server's Behaviour completes it.
+	Streamed []chat.Event `json:"streamed,omitempty"`
 }
 
 // Conversation is one scripted conversation. It is safe for concurrent use.
@@ -86,11 +89,14 @@ type Conversation struct {
 	holding  int // the turn whose stream is held open, or -1
 	problems []string
 	changed  chan struct{}
+	// behaviour is what the server does beyond the script.
+	behaviour Behaviour
 }
 
-// NewConversation returns a conversation speaking the codec's protocol.
+// NewConversation returns a conversation speaking the codec's protocol, as
+// a conforming server of that protocol would (Conforming).
 func NewConversation(codec chat.Codec) *Conversation {
-	return &Conversation{codec: codec, holding: -1, changed: make(chan struct{})}
+	return &Conversation{codec: codec, holding: -1, changed: make(chan struct{}), behaviour: Conforming(codec.Name())}
 }
 
 // Protocol returns the conversation's protocol name.
@@ -228,6 +234,8 @@ func (c *Conversation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.next++
 	rec.Turn = turnIndex
 	turn, gate := c.turns[turnIndex], c.gates[turnIndex]
+	events := c.behaviour.apply(&rec, turn.Events)
+	rec.Streamed = events
 	c.requests = append(c.requests, rec)
 	c.notifyLocked()
 	c.mu.Unlock()
@@ -243,7 +251,6 @@ func (c *Conversation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	ew := c.codec.NewWriter(w, flush, rec.Decoded)
-	events := turn.Events
 	if turn.HoldOpen {
 		for _, ev := range events {
 			if ew.Write(ev) != nil {

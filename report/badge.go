@@ -22,6 +22,7 @@ type Badge struct {
 //   - fail: "fail: 3 MUST checks", red;
 //   - incomplete: "incomplete: 2 errors" (scenarios that errored or timed
 //     out), lightgrey;
+//   - interrupted: "interrupted", lightgrey;
 //   - no check exercised: "no checks", lightgrey.
 func BadgeOf(r *Run) Badge {
 	b := Badge{SchemaVersion: 1, Label: "approval conformance"}
@@ -31,6 +32,8 @@ func BadgeOf(r *Run) Badge {
 	case ResultFail:
 		b.Message = "fail: " + plural(len(r.FailedMustChecks()), "MUST check", "MUST checks")
 		b.Color = "red"
+	case ResultInterrupted:
+		b.Message, b.Color = "interrupted", "lightgrey"
 	case ResultIncomplete:
 		b.Message = "incomplete: " + plural(st[Error]+st[Timeout], "error", "errors")
 		b.Color = "lightgrey"

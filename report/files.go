@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,8 +30,8 @@ const (
 	FormatJournal = "journal"
 )
 
-// fileFormats lists the formats in the order WriteDir writes them:
-// report.json last, so that its presence marks a complete directory.
+// fileFormats lists the formats in the order WriteDir writes them,
+// report.json last.
 var fileFormats = []struct {
 	name, file string
 	render     func(*Run) ([]byte, error)
@@ -64,19 +65,100 @@ func FileName(format string) (string, bool) {
 	return "", false
 }
 
-// WriteDir writes the report files of a run into dir, creating it if
-// needed: each format named (every format when none is), among json
-// (report.json), junit (junit.xml), md (report.md), html (report.html),
-// badge (badge.json) and journal (journal.jsonl). It returns the paths
-// written, in the order written.
+// WriteDir writes the report files of a run into dir, as one whole set:
+// each format named (every format when none is), among json (report.json),
+// junit (junit.xml), md (report.md), html (report.html), badge
+// (badge.json) and journal (journal.jsonl). It returns the paths written,
+// in the order written.
 //
-// Every file is rendered before any is written, so a run that cannot be
-// rendered writes nothing. Each file is written to a temporary file in
-// dir, synced, then renamed over its final name, so a crash leaves the
-// previous file or the new one, never half of one; report.json is written
-// last, so a directory holding it holds a complete report. An unknown
-// format is an error and writes nothing.
+// Every file is rendered first, so a run that cannot be rendered writes
+// nothing. The files are written and synced in a new temporary folder next
+// to dir, which is then renamed to dir: a crash or a kill leaves either no
+// dir or the complete set, never part of one (at most a hidden temporary
+// folder, ".<name>.*.tmp"). dir must not exist yet, or be empty: a report
+// set never mixes with the files of another run. An unknown format is an
+// error and writes nothing.
 func WriteDir(dir string, r *Run, formats ...string) ([]string, error) {
+	files, err := renderFiles(r, formats)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := writeTemp(filepath.Dir(dir), filepath.Base(dir), files)
+	if err != nil {
+		return nil, err
+	}
+	if err := place(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("write report %s: the folder already holds files (a report set goes to a folder of its own)", dir)
+		}
+		return nil, fmt.Errorf("write report %s: %w", dir, err)
+	}
+	return paths(dir, files), nil
+}
+
+// WriteNew writes the report files of a run, as WriteDir does, to a folder
+// of their own under root: root/<target-slug>/<timestamp> (DefaultDir),
+// or that name with "-2", "-3", ... when another run took it first. It
+// returns the folder and the paths written.
+func WriteNew(root string, r *Run, formats ...string) (string, []string, error) {
+	files, err := renderFiles(r, formats)
+	if err != nil {
+		return "", nil, err
+	}
+	base := DefaultDir(root, r.Target, r.Started)
+	tmp, err := writeTemp(filepath.Dir(base), filepath.Base(base), files)
+	if err != nil {
+		return "", nil, err
+	}
+	for n := 1; n <= maxSameName; n++ {
+		dir := base
+		if n > 1 {
+			dir = fmt.Sprintf("%s-%d", base, n)
+		}
+		err := place(tmp, dir)
+		if err == nil {
+			return dir, paths(dir, files), nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			os.RemoveAll(tmp)
+			return "", nil, fmt.Errorf("write report %s: %w", dir, err)
+		}
+	}
+	os.RemoveAll(tmp)
+	return "", nil, fmt.Errorf("write report %s: %d report folders of this target already have this name", base, maxSameName)
+}
+
+// maxSameName bounds the runs of one target that share a start second.
+const maxSameName = 1000
+
+// CheckRoot reports whether report folders can be made under root, so
+// that a run finds out before it starts rather than after: it creates root
+// if needed and a temporary folder in it, which it removes.
+func CheckRoot(root string) error {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return fmt.Errorf("report folder %s: %w", root, err)
+	}
+	probe, err := os.MkdirTemp(root, ".probe-*.tmp")
+	if err != nil {
+		return fmt.Errorf("report folder %s: %w", root, err)
+	}
+	if err := os.WriteFile(filepath.Join(probe, "probe"), nil, 0o644); err != nil {
+		os.RemoveAll(probe)
+		return fmt.Errorf("report folder %s: %w", root, err)
+	}
+	return os.RemoveAll(probe)
+}
+
+// renderedFile is one file of a report set, rendered.
+type renderedFile struct {
+	name string
+	data []byte
+}
+
+// renderFiles renders the formats asked (every format when none is), in
+// the order of fileFormats.
+func renderFiles(r *Run, formats []string) ([]renderedFile, error) {
 	if r == nil {
 		return nil, errors.New("write report: no run")
 	}
@@ -88,11 +170,7 @@ func WriteDir(dir string, r *Run, formats ...string) ([]string, error) {
 		}
 		want[f] = true
 	}
-	type file struct {
-		name string
-		data []byte
-	}
-	var files []file
+	var files []renderedFile
 	for _, f := range fileFormats {
 		if len(want) > 0 && !want[f.name] {
 			continue
@@ -101,56 +179,91 @@ func WriteDir(dir string, r *Run, formats ...string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("write report: %s: %w", f.file, err)
 		}
-		files = append(files, file{f.file, data})
+		files = append(files, renderedFile{f.file, data})
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("write report: %w", err)
-	}
-	var written []string
-	for _, f := range files {
-		path := filepath.Join(dir, f.name)
-		if err := writeFileAtomic(path, f.data); err != nil {
-			return written, fmt.Errorf("write report: %w", err)
-		}
-		written = append(written, path)
-	}
-	syncDir(dir)
-	return written, nil
+	return files, nil
 }
 
-// writeFileAtomic writes data to a temporary file next to path, syncs it
-// and renames it to path.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
+// afterWrite, when set (by tests), is called after each file of a set is
+// written to its temporary folder; an error stops the write there.
+var afterWrite func(name string) error
+
+// writeTemp writes the files into a new temporary folder in parent (made
+// if needed), synced, and returns the folder. On error it leaves nothing.
+func writeTemp(parent, name string, files []renderedFile) (_ string, err error) {
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("write report: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, err := os.MkdirTemp(parent, "."+name+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return "", fmt.Errorf("write report: %w", err)
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			os.RemoveAll(tmp)
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", fmt.Errorf("write report: %w", err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	for _, f := range files {
+		if err := writeFileSynced(filepath.Join(tmp, f.name), f.data); err != nil {
+			return "", fmt.Errorf("write report: %w", err)
+		}
+		if afterWrite != nil {
+			if err := afterWrite(f.name); err != nil {
+				return "", fmt.Errorf("write report: %w", err)
+			}
+		}
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	syncDir(tmp)
+	return tmp, nil
+}
+
+// place renames the temporary folder to dir. A dir that exists and is
+// empty is replaced; one that holds files gives an error that is
+// fs.ErrExist.
+func place(tmp, dir string) error {
+	err := os.Rename(tmp, dir)
+	if err != nil {
+		// Where a rename cannot replace an empty folder, remove it first.
+		if entries, rerr := os.ReadDir(dir); rerr == nil && len(entries) == 0 && os.Remove(dir) == nil {
+			err = os.Rename(tmp, dir)
+		}
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if err != nil {
+		if st, serr := os.Stat(dir); serr == nil && st.IsDir() {
+			return fmt.Errorf("%w: %v", fs.ErrExist, err)
+		}
+		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
+	syncDir(filepath.Dir(dir))
 	return nil
+}
+
+func paths(dir string, files []renderedFile) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = filepath.Join(dir, f.name)
+	}
+	return out
+}
+
+// writeFileSynced writes data to a new file and syncs it.
+func writeFileSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // syncDir makes the renames durable where the platform allows it; where it

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,47 +86,102 @@ func TestWriteDirRefusesBadInputAndWritesNothing(t *testing.T) {
 	}
 }
 
-func TestWriteDirReplacesFilesWhole(t *testing.T) {
+// A report set goes to a folder of its own: WriteDir never mixes its files
+// with those already in a folder, and leaves them as they were.
+func TestWriteDirRefusesAFolderThatHoldsFiles(t *testing.T) {
 	dir := t.TempDir()
-	old := strings.Repeat("an older, longer report\n", 100000)
+	old := "an older report\n"
 	if err := os.WriteFile(filepath.Join(dir, "report.json"), []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := passingRun(false)
-	if _, err := WriteDir(dir, r, FormatJSON); err != nil {
-		t.Fatal(err)
+	_, err := WriteDir(dir, passingRun(false), FormatJSON, FormatMarkdown)
+	if err == nil || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "already holds files") {
+		t.Fatalf("writing into a folder with a report: %v", err)
 	}
-	got := readFile(t, filepath.Join(dir, "report.json"))
-	if want := render(t, r, FormatJSON); string(got) != string(want) {
-		t.Errorf("report.json is not the new report alone (%d bytes, want %d)", len(got), len(want))
+	if got := string(readFile(t, filepath.Join(dir, "report.json"))); got != old {
+		t.Errorf("the earlier report.json was changed: %q", got)
 	}
-	st, err := os.Stat(filepath.Join(dir, "report.json"))
-	if err != nil || st.Mode().Perm() != 0o644 {
-		t.Errorf("report.json: %v, mode %v", err, st.Mode())
+	assertOnly(t, filepath.Dir(dir), filepath.Base(dir))
+	assertOnly(t, dir, "report.json")
+}
+
+// A write that stops half way (a full disk, a kill) leaves no report
+// folder, and no temporary folder when the process lives to clean up.
+func TestWriteDirStoppedHalfWayLeavesNothing(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "20261122T140501Z")
+	afterWrite = func(name string) error {
+		if name == "report.md" {
+			return errors.New("disk full")
+		}
+		return nil
+	}
+	defer func() { afterWrite = nil }()
+	files, err := WriteDir(dir, synthRun())
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("got %v, %v", files, err)
+	}
+	if len(files) != 0 {
+		t.Errorf("reported as written: %v", files)
+	}
+	assertOnly(t, parent)
+}
+
+// Two runs of one target that start in the same second each get their
+// own folder, whole.
+func TestWriteNewGivesEachRunItsOwnFolder(t *testing.T) {
+	root := t.TempDir()
+	r := synthRun()
+	var dirs []string
+	for range 3 {
+		dir, files, err := WriteNew(root, r, FormatJSON, FormatBadge)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 2 {
+			t.Errorf("%s: wrote %v", dir, files)
+		}
+		dirs = append(dirs, dir)
+	}
+	base := DefaultDir(root, r.Target, r.Started)
+	if want := []string{base, base + "-2", base + "-3"}; !slices.Equal(dirs, want) {
+		t.Errorf("folders %v, want %v", dirs, want)
+	}
+	for _, d := range dirs {
+		assertOnly(t, d, "badge.json", "report.json")
 	}
 }
 
-func TestWriteDirFailureLeavesNoTemporaryFile(t *testing.T) {
-	dir := t.TempDir()
-	// A directory where report.json should go: the rename fails.
-	if err := os.MkdirAll(filepath.Join(dir, "report.json", "in-the-way"), 0o755); err != nil {
+func TestCheckRoot(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "new", "reports")
+	if err := CheckRoot(root); err != nil {
 		t.Fatal(err)
 	}
-	files, err := WriteDir(dir, synthRun(), FormatBadge, FormatJSON)
-	if err == nil {
-		t.Fatal("writing over a directory succeeded")
+	assertOnly(t, root)
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(err.Error(), filepath.Join(dir, "report.json")) {
-		t.Errorf("the error does not name the file: %v", err)
+	if err := CheckRoot(filepath.Join(file, "reports")); err == nil || !strings.Contains(err.Error(), file) {
+		t.Errorf("a root under a file: %v", err)
 	}
-	if len(files) != 1 || filepath.Base(files[0]) != "badge.json" {
-		t.Errorf("reported as written: %v", files)
+}
+
+// assertOnly fails unless dir holds exactly these names.
+func assertOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	entries, _ := os.ReadDir(dir)
+	var got []string
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".tmp") {
-			t.Errorf("temporary file left behind: %s", e.Name())
-		}
+		got = append(got, e.Name())
+	}
+	slices.Sort(got)
+	slices.Sort(names)
+	if !slices.Equal(got, names) {
+		t.Errorf("%s holds %v, want %v", dir, got, names)
 	}
 }
 

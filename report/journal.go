@@ -15,6 +15,10 @@ import (
 //
 // An entry that is not a JSON object, or that has a "scenario" field of
 // its own, is kept whole under "entry": {"scenario":"...","entry":...}.
+// The requests a chat client made (client role) follow their scenario's
+// model calls, one line each, under "chatRequest":
+//
+//	{"scenario":"chained_continuation.feature: ...","chatRequest":{"n":1,...}}
 func encodeJournal(r *Run) ([]byte, error) {
 	var b bytes.Buffer
 	for _, s := range sortedScenarios(r) {
@@ -47,6 +51,17 @@ func encodeJournal(r *Run) ([]byte, error) {
 				b.WriteByte('}')
 			}
 			b.WriteByte('\n')
+		}
+		for i, e := range s.Evidence.ChatRequests {
+			raw, err := marshalCompact(e)
+			if err != nil {
+				return nil, fmt.Errorf("scenario %s: chat request %d: %w", s.ID, i+1, err)
+			}
+			b.WriteString(`{"scenario":`)
+			b.Write(id)
+			b.WriteString(`,"chatRequest":`)
+			b.Write(raw)
+			b.WriteString("}\n")
 		}
 	}
 	return b.Bytes(), nil

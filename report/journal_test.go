@@ -78,6 +78,12 @@ func TestJournalKeepsOddEntriesWhole(t *testing.T) {
 	if !strings.Contains(doc, "# not a heading\"}\n") {
 		t.Errorf("an empty entry is not {\"scenario\": id}:\n%s", doc)
 	}
+	r = synthRun()
+	scenarioNamed(t, r, "a.feature: fails").Evidence.ChatRequests = []any{map[string]any{"n": 1, "body": json.RawMessage(`{"messages":[]}`)}}
+	doc = string(render(t, r, FormatJournal))
+	if !strings.Contains(doc, `,"chatRequest":{"body":{"messages":[]},"n":1}}`+"\n") {
+		t.Errorf("journal lacks the chat request:\n%s", doc)
+	}
 	if got := render(t, passingRun(false), FormatJournal); len(got) != 0 {
 		t.Errorf("a run without evidence has a journal: %q", got)
 	}

@@ -31,7 +31,7 @@ func encodeMarkdown(r *Run) ([]byte, error) {
 	var b strings.Builder
 	h := headlineOf(r)
 	fmt.Fprintf(&b, "# Approval conformance: %s\n\n", mdText(r.Target))
-	icon := map[Result]string{ResultPass: "✅", ResultFail: "❌", ResultIncomplete: "⏸️"}[h.Result]
+	icon := map[Result]string{ResultPass: "✅", ResultFail: "❌", ResultIncomplete: "⏸️", ResultInterrupted: "⏹️"}[h.Result]
 	fmt.Fprintf(&b, "**Result: %s %s**: %s.\n\n", icon, h.Label, mdText(h.Text))
 
 	b.WriteString("| | |\n|---|---|\n")
@@ -48,6 +48,9 @@ func encodeMarkdown(r *Run) ([]byte, error) {
 	}
 	row("Duration", formatDuration(r.Duration))
 	row("Seed", fmt.Sprint(r.Seed))
+	if r.Shard != nil {
+		row("Shard", r.Shard.String())
+	}
 	if r.Level != "" {
 		row("Level", string(r.Level)+" and above")
 	}

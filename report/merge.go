@@ -18,6 +18,10 @@ import (
 // --shard I/N, one per CI job) into one run, as if the suite had run
 // whole:
 //
+//   - the set must be whole: every run records its shard, all of the same
+//     count N, and shards 1 to N are each there exactly once (a single run
+//     that records no shard, a whole suite, is merged with nothing); no run
+//     may be interrupted;
 //   - the runs must be of the same target: the same name, the same target
 //     info, the same seed and the same check level (an error names the
 //     field that differs);
@@ -64,6 +68,9 @@ func merge(labels []string, runs []*Run) (*Run, error) {
 		if r == nil {
 			return nil, fmt.Errorf("merge: %s is missing (nil)", labels[i])
 		}
+	}
+	if err := wholeSet(labels, runs); err != nil {
+		return nil, err
 	}
 	first := runs[0]
 	level := first.Level
@@ -122,6 +129,52 @@ func merge(labels []string, runs []*Run) (*Run, error) {
 	}
 	out.Aggregate(level)
 	return out, nil
+}
+
+// wholeSet checks that the runs are every shard of one run, once each.
+func wholeSet(labels []string, runs []*Run) error {
+	for i, r := range runs {
+		if r.Interrupted != "" {
+			return fmt.Errorf("merge: %s is of an interrupted run (%s): run its shard again", labels[i], r.Interrupted)
+		}
+	}
+	var unsharded []string
+	for i, r := range runs {
+		if r.Shard == nil {
+			unsharded = append(unsharded, labels[i])
+		}
+	}
+	switch {
+	case len(unsharded) == 1 && len(runs) == 1:
+		return nil // a whole run, merged with nothing
+	case len(unsharded) > 0:
+		return fmt.Errorf("merge: %s records no shard (a run of the whole suite, or a report older than shards): merge only the shards of one run, each run with --shard I/N", strings.Join(unsharded, ", "))
+	}
+	count, countFrom := runs[0].Shard.Count, labels[0]
+	byIndex := map[int]string{}
+	for i, r := range runs {
+		sh := *r.Shard
+		if sh.Count != count {
+			return fmt.Errorf("merge: %s is shard %s but %s is of %d shards: the shards of one run share their count", labels[i], sh, countFrom, count)
+		}
+		if sh.Index < 1 || sh.Index > sh.Count {
+			return fmt.Errorf("merge: %s: shard %s is not one of 1/%d to %d/%d", labels[i], sh, count, count, count)
+		}
+		if prev, dup := byIndex[sh.Index]; dup {
+			return fmt.Errorf("merge: shard %s is given twice: %s and %s", sh, prev, labels[i])
+		}
+		byIndex[sh.Index] = labels[i]
+	}
+	var missing []string
+	for i := 1; i <= count; i++ {
+		if _, ok := byIndex[i]; !ok {
+			missing = append(missing, Shard{i, count}.String())
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("merge: the set is incomplete: shard %s missing (merge every shard of the run, 1/%d to %d/%d)", strings.Join(missing, ", "), count, count, count)
+	}
+	return nil
 }
 
 // lowestLevel guesses the level runs were aggregated at, for runs that do

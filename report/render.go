@@ -35,6 +35,9 @@ func headlineOf(r *Run) headline {
 	st := r.ScenarioTotals()
 	broken := st[Error] + st[Timeout]
 	switch res {
+	case ResultInterrupted:
+		h.Text = fmt.Sprintf("the run stopped before its end (%s): %s finished, %d not run; the results are partial", r.Interrupted, plural(len(r.Scenarios), "scenario", "scenarios"), r.NotRun)
+		return h
 	case ResultFail:
 		failed := r.FailedMustChecks()
 		h.Text = fmt.Sprintf("%s failed: %s", plural(len(failed), "MUST check", "MUST checks"), strings.Join(failed, ", "))

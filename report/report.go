@@ -4,6 +4,7 @@
 package report
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
@@ -129,6 +130,9 @@ type Evidence struct {
 	ModelCalls []any `json:"modelCalls,omitempty"`
 	ToolRuns   []any `json:"toolRuns,omitempty"`
 	Turns      []any `json:"turns,omitempty"`
+	// ChatRequests are the requests a chat client under test made to the
+	// scripted chat server (client role), with what the server streamed back.
+	ChatRequests []any `json:"chatRequests,omitempty"`
 }
 
 // Check is the aggregated result of one check.
@@ -158,7 +162,26 @@ type Run struct {
 	Level     checks.Level `json:"level,omitempty"`
 	Scenarios []Scenario   `json:"scenarios"`
 	Checks    []Check      `json:"checks"`
+	// Shard is the part of the suite the run covered; nil when it covered
+	// all of it (or for a merged run).
+	Shard *Shard `json:"shard,omitempty"`
+	// Interrupted says why the run stopped before its end ("" when it ran
+	// to its end): a signal, its deadline, a target that stopped
+	// answering. Its scenarios are those that finished before.
+	Interrupted string `json:"interrupted,omitempty"`
+	// NotRun counts the scenarios the run meant to run and did not, when it
+	// was interrupted.
+	NotRun int `json:"notRun,omitempty"`
 }
+
+// Shard names the part of a suite a run covered: the Index-th (1-based) of
+// Count disjoint parts.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
 // Aggregate computes the per-check results from the scenarios, for every
 // check in the catalogue (checks no scenario names are left out), and
@@ -256,8 +279,12 @@ func (r *Run) Failed() bool {
 }
 
 // Certified reports whether every required check passed (or does not
-// apply) and no scenario errored or timed out.
+// apply), no scenario errored or timed out, and the run was not
+// interrupted.
 func (r *Run) Certified() bool {
+	if r.Interrupted != "" {
+		return false
+	}
 	for _, c := range r.Checks {
 		if r.Required(c.Check) && c.Verdict != Pass && c.Verdict != NotApplicable {
 			return false

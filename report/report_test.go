@@ -30,7 +30,7 @@ func TestAggregate(t *testing.T) {
 	if err := WriteSummary(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"Result: FAIL, MUST checks not passed: REQ-01, WIRE-01", "FAIL  a", "TIMEOUT  e"} {
+	for _, s := range []string{"Result: FAIL: 1 MUST check failed: WIRE-01; 1 scenario errored or timed out", "FAIL  a", "TIMEOUT  e"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("summary lacks %q:\n%s", s, b.String())
 		}

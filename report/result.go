@@ -14,12 +14,17 @@ const (
 	// ResultIncomplete: no MUST check failed, but a scenario errored or
 	// timed out, so the run cannot certify the target.
 	ResultIncomplete Result = "incomplete"
+	// ResultInterrupted: the run stopped before its end (a signal, its
+	// deadline, a target that stopped answering); what it holds is partial.
+	ResultInterrupted Result = "interrupted"
 )
 
 // Result returns the overall outcome of the run, from its checks and
 // scenarios.
 func (r *Run) Result() Result {
 	switch {
+	case r.Interrupted != "":
+		return ResultInterrupted
 	case r.Failed():
 		return ResultFail
 	case !r.Certified():

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-
-	"github.com/approval-conformance-kit/ack/checks"
 )
 
 // WriteSummary writes the per-check summary of a run for a terminal: one
@@ -17,7 +15,11 @@ func WriteSummary(w io.Writer, r *Run) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Approval Conformance Kit: %s\n", r.Target)
 	st := r.ScenarioTotals()
-	fmt.Fprintf(&b, "%d scenarios: %s (%s)\n\n", len(r.Scenarios), countLine(st), r.Duration.Round(time.Millisecond))
+	fmt.Fprintf(&b, "%s: %s (%s)", plural(len(r.Scenarios), "scenario", "scenarios"), countLine(st), r.Duration.Round(time.Millisecond))
+	if r.Shard != nil {
+		fmt.Fprintf(&b, ", shard %s", r.Shard)
+	}
+	b.WriteString("\n\n")
 
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHECK\tLEVEL\tVERDICT\tSCENARIOS\tRULE")
@@ -29,45 +31,102 @@ func WriteSummary(w io.Writer, r *Run) error {
 		return err
 	}
 
-	var bad []Scenario
-	for _, s := range r.Scenarios {
-		if s.Verdict != Pass && s.Verdict != NotApplicable {
-			bad = append(bad, s)
-		}
-	}
-	if len(bad) > 0 {
-		fmt.Fprintf(&b, "\nScenarios that did not pass:\n")
-		for _, s := range bad {
-			fmt.Fprintf(&b, "  %s  %s  [%s]\n", strings.ToUpper(string(s.Verdict)), s.ID, strings.Join(s.Checks, " "))
-			if s.FailedStep != "" {
-				fmt.Fprintf(&b, "      step: %s\n", s.FailedStep)
-			}
-			if s.Message != "" {
-				fmt.Fprintf(&b, "      why:  %s\n", ellipsis(oneLine(s.Message), 400))
-			}
-		}
-	}
+	writeNotPassed(&b, r.Scenarios)
+	writeNotApplicable(&b, r.Scenarios)
 
-	ct := r.Totals()
-	fmt.Fprintf(&b, "\n%d checks: %s\n", len(r.Checks), countLine(ct))
-	switch {
-	case r.Certified():
-		b.WriteString("Result: PASS, every MUST check passes.\n")
-	default:
-		var failed []string
-		for _, c := range r.Checks {
-			if c.Level == checks.Must && c.Verdict != Pass && c.Verdict != NotApplicable {
-				failed = append(failed, c.ID)
-			}
-		}
-		if len(failed) > 0 {
-			fmt.Fprintf(&b, "Result: FAIL, MUST checks not passed: %s\n", strings.Join(failed, ", "))
-		} else {
-			b.WriteString("Result: INCOMPLETE, some scenarios could not be run (error or timeout).\n")
-		}
-	}
+	fmt.Fprintf(&b, "\n%s: %s\n", plural(len(r.Checks), "check", "checks"), countLine(r.Totals()))
+	h := headlineOf(r)
+	fmt.Fprintf(&b, "Result: %s: %s.\n", h.Label, h.Text)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// groupAtLeast is how many scenarios must share an error or timeout for
+// the summary to show it once for all of them.
+const groupAtLeast = 3
+
+// listed is how many scenario ids a group names before counting the rest.
+const listed = 5
+
+// writeNotPassed lists the scenarios that did not pass with the step that
+// failed and why. Errors and timeouts that share their step and message
+// (a target that went away, say) are shown once, with the scenarios named.
+func writeNotPassed(b *strings.Builder, scenarios []Scenario) {
+	type key struct {
+		verdict       Verdict
+		step, message string
+	}
+	groups := map[key][]string{}
+	for _, s := range scenarios {
+		if s.Verdict == Error || s.Verdict == Timeout {
+			k := key{s.Verdict, s.FailedStep, s.Message}
+			groups[k] = append(groups[k], s.ID)
+		}
+	}
+	shown := map[key]bool{}
+	header := false
+	for _, s := range scenarios {
+		if !notPassed(s) {
+			continue
+		}
+		if !header {
+			b.WriteString("\nScenarios that did not pass:\n")
+			header = true
+		}
+		k := key{s.Verdict, s.FailedStep, s.Message}
+		ids := groups[k]
+		if len(ids) >= groupAtLeast {
+			if shown[k] {
+				continue
+			}
+			shown[k] = true
+			fmt.Fprintf(b, "  %s  %d scenarios, the same way: %s\n", strings.ToUpper(string(s.Verdict)), len(ids), idList(ids))
+		} else {
+			fmt.Fprintf(b, "  %s  %s  [%s]\n", strings.ToUpper(string(s.Verdict)), s.ID, strings.Join(s.Checks, " "))
+		}
+		if s.FailedStep != "" {
+			fmt.Fprintf(b, "      step: %s\n", s.FailedStep)
+		}
+		if s.Message != "" {
+			fmt.Fprintf(b, "      why:  %s\n", ellipsis(oneLine(s.Message), 400))
+		}
+	}
+}
+
+// writeNotApplicable names the scenarios that did not apply, by reason.
+func writeNotApplicable(b *strings.Builder, scenarios []Scenario) {
+	var reasons []string
+	byReason := map[string][]string{}
+	n := 0
+	for _, s := range scenarios {
+		if s.Verdict != NotApplicable {
+			continue
+		}
+		n++
+		why := oneLine(s.Message)
+		if why == "" {
+			why = "no reason given"
+		}
+		if _, ok := byReason[why]; !ok {
+			reasons = append(reasons, why)
+		}
+		byReason[why] = append(byReason[why], s.ID)
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\nNot applicable (%s):\n", plural(n, "scenario", "scenarios"))
+	for _, why := range reasons {
+		fmt.Fprintf(b, "  %s: %s\n", ellipsis(why, 200), idList(byReason[why]))
+	}
+}
+
+// idList names the first few ids and counts the rest.
+func idList(ids []string) string {
+	if len(ids) <= listed {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s (and %d more)", strings.Join(ids[:listed], ", "), len(ids)-listed)
 }
 
 func countLine(t map[Verdict]int) string {

@@ -41,7 +41,8 @@ func (m *Mutation) Score() (caught, total int) {
 
 // RunMutants runs the suite against every mutant built by newTarget. A
 // mutant is caught when at least one of the checks that target its bug
-// fails, or warns if it is a SHOULD check.
+// fails, or warns if it is a SHOULD check. A run interrupted (ctx ended)
+// is an error: a partial score would be wrong.
 func RunMutants(ctx context.Context, all []mutants.Mutant, newTarget func(mutants.Mutant) target.Target, opts Options) (*Mutation, error) {
 	out := &Mutation{}
 	for _, m := range all {
@@ -52,6 +53,9 @@ func RunMutants(ctx context.Context, all []mutants.Mutant, newTarget func(mutant
 		o.Target.Close()
 		if err != nil {
 			return nil, fmt.Errorf("mutant %s: %w", m.Name, err)
+		}
+		if run.Interrupted != "" {
+			return nil, fmt.Errorf("mutant %s: %s: the mutation score is not known", m.Name, run.Interrupted)
 		}
 		res := MutantResult{Mutant: m}
 		failed := map[string]bool{}

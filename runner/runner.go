@@ -21,6 +21,7 @@ import (
 	"github.com/approval-conformance-kit/ack/scenario"
 	"github.com/approval-conformance-kit/ack/scenarios"
 	"github.com/approval-conformance-kit/ack/steps"
+	"github.com/approval-conformance-kit/ack/tagexpr"
 	"github.com/approval-conformance-kit/ack/target"
 )
 
@@ -44,8 +45,10 @@ type Options struct {
 	// ExtraScenarios are more directories of YAML scenarios, run with the
 	// others (conformance run --scenarios DIR).
 	ExtraScenarios []fs.FS
-	// Tags filters scenarios, in godog's syntax: "@PRE-01", "~@should",
-	// "@REQ-01,@REQ-02" (or), "@stream && ~@should" (and).
+	// Tags filters scenarios with a tag expression (package tagexpr):
+	// "@PRE-01", "not @should", "@REQ-01 or @REQ-02", "@stream and not
+	// @should", and godog's "~@should", "@REQ-01,@REQ-02", "&&". A
+	// malformed expression is a *tagexpr.Error.
 	Tags string
 	// Level is the lowest check level required to pass (MUST by default).
 	Level checks.Level
@@ -61,12 +64,33 @@ type Options struct {
 	// goes to Output. Empty means no godog output.
 	Format string
 	Output io.Writer
-	// Progress, when set, is called after each scenario with the count done.
-	Progress func(done int, last report.Scenario)
+	// Progress, when set, is called after each scenario with the count
+	// done and the count the run will run in all.
+	Progress func(done, total int, last report.Scenario)
 	// Shard runs the I-th of N shards (1-based); zero values run everything.
 	// Scenarios are spread over shards by a hash of their id, so every
 	// shard of the same suite runs a fixed, disjoint part of it.
 	Shard Shard
+}
+
+// prefilter is the tag expression in godog's syntax, so that godog does
+// not start the scenarios it leaves out (the runner's own selection, by
+// tags and shard, decides what runs and is recorded; this only saves
+// godog's work). "" when the expression has no short rewriting.
+func prefilter(e *tagexpr.Expr) string {
+	s, ok := e.Legacy()
+	if !ok {
+		return ""
+	}
+	return s
+}
+
+// interruption says why ctx ended: its cause, when one was given.
+func interruption(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil {
+		return cause.Error()
+	}
+	return ctx.Err().Error()
 }
 
 // Shard is the I-th of N parts of the suite.
@@ -91,11 +115,21 @@ func (sh Shard) Accepts(id string) bool {
 	return int(h.Sum32()%uint32(sh.N)) == sh.I-1
 }
 
+// errStopped ends, before it starts, a scenario of a run that is stopping.
+var errStopped = errors.New("the run is stopping")
+
 // Run runs the suite and returns the report. An error means the suite could
-// not run at all (bad options, unreadable features), not that checks failed.
+// not run at all (bad options, unreadable features, no scenario matched),
+// not that checks failed.
+//
+// When ctx ends before the suite does (a signal, a deadline: its cause says
+// which), the scenarios not yet started are not run, those running are
+// dropped (their verdicts would be the interruption's, not the target's),
+// and the report is marked interrupted with the cause, holding the
+// scenarios that finished before.
 func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if opts.Target == nil {
-		return nil, errors.New("runner: no target")
+		return nil, errors.New("no target to run against")
 	}
 	fsys := opts.Features
 	if fsys == nil {
@@ -115,30 +149,11 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 		format, out = silentFormat, io.Discard
 	}
 
-	run := &report.Run{Started: time.Now(), Seed: opts.Seed, Target: opts.Name}
-	var mu sync.Mutex
-	suite := &steps.Suite{
-		Shard:   opts.Shard.Accepts,
-		Target:  opts.Target,
-		Timeout: opts.Timeout,
-		Wiring:  opts.Wiring,
-		Record: func(s report.Scenario) {
-			mu.Lock()
-			run.Scenarios = append(run.Scenarios, s)
-			n := len(run.Scenarios)
-			mu.Unlock()
-			if opts.Progress != nil {
-				opts.Progress(n, s)
-			}
-		},
+	expr, err := tagexpr.Parse(opts.Tags)
+	if err != nil {
+		return nil, err
 	}
-	info, err := suite.Info(ctx)
-	if err == nil {
-		run.TargetInfo = info
-		if run.Target == "" {
-			run.Target = info.Name
-		}
-	}
+
 	var contents []godog.Feature
 	var dirs []fs.FS
 	if !opts.NoScenarios {
@@ -152,12 +167,12 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	for _, sfs := range dirs {
 		files, err := scenario.LoadFS(sfs, ".")
 		if err != nil {
-			return nil, fmt.Errorf("runner: %w", err)
+			return nil, err
 		}
 		for _, f := range files {
 			text, err := scenario.Compile(f)
 			if err != nil {
-				return nil, fmt.Errorf("runner: %w", err)
+				return nil, err
 			}
 			if errs := steps.Lint(f.Path, []byte(text)); len(errs) > 0 {
 				return nil, fmt.Errorf("runner: %s compiles to a scenario that fails the lint (conformance scenario show %s): %v", f.Path, f.Path, errs[0])
@@ -168,16 +183,81 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if opts.NoFeatures {
 		paths = nil
 	}
+	all, err := listScenarios(fsys, paths, contents)
+	if err != nil {
+		return nil, fmt.Errorf("read the suite: %w", err)
+	}
+	selected, inSuite := map[string]bool{}, map[string]bool{}
+	for _, l := range all {
+		inSuite[l.ID] = true
+		if expr.Match(l.Tags) && opts.Shard.Accepts(l.ID) {
+			selected[l.ID] = true
+		}
+	}
+	if len(selected) == 0 && opts.Shard.N <= 1 {
+		if opts.Tags != "" {
+			return nil, fmt.Errorf("no scenario matches --tags %q (of the %d scenarios of the suite)", opts.Tags, len(all))
+		}
+		return nil, errors.New("the suite holds no scenario")
+	}
+	total := len(selected)
+
+	run := &report.Run{Started: time.Now(), Seed: opts.Seed, Target: opts.Name}
+	if opts.Shard.N >= 1 {
+		run.Shard = &report.Shard{Index: opts.Shard.I, Count: opts.Shard.N}
+	}
+	var (
+		mu      sync.Mutex
+		unknown []string
+	)
+	suite := &steps.Suite{
+		Shard: func(id string) bool {
+			if !inSuite[id] {
+				mu.Lock()
+				unknown = append(unknown, id)
+				mu.Unlock()
+			}
+			return selected[id]
+		},
+		Target:  opts.Target,
+		Timeout: opts.Timeout,
+		Wiring:  opts.Wiring,
+		Record: func(s report.Scenario) {
+			if ctx.Err() != nil {
+				return // ended by the interruption, not by the target
+			}
+			mu.Lock()
+			run.Scenarios = append(run.Scenarios, s)
+			n := len(run.Scenarios)
+			mu.Unlock()
+			if opts.Progress != nil {
+				opts.Progress(n, total, s)
+			}
+		},
+	}
+	info, err := suite.Info(ctx)
+	if err == nil {
+		run.TargetInfo = info
+		if run.Target == "" {
+			run.Target = info.Name
+		}
+	}
 	gd := godog.TestSuite{
-		Name:                "approval-conformance",
-		ScenarioInitializer: suite.InitializeScenario,
+		Name: "approval-conformance",
+		ScenarioInitializer: func(sc *godog.ScenarioContext) {
+			if ctx.Err() != nil {
+				sc.Before(func(c context.Context, _ *godog.Scenario) (context.Context, error) { return c, errStopped })
+				return
+			}
+			suite.InitializeScenario(sc)
+		},
 		Options: &godog.Options{
 			Format:          format,
 			Output:          out,
 			FS:              fsys,
 			Paths:           paths,
 			FeatureContents: contents,
-			Tags:            opts.Tags,
+			Tags:            prefilter(expr),
 			Strict:          true,
 			Concurrency:     max(opts.Concurrency, 1),
 			Randomize:       opts.Seed,
@@ -188,10 +268,14 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	status := gd.Run()
 	run.Duration = time.Since(run.Started)
 	if status == 2 {
-		return nil, fmt.Errorf("runner: godog could not run the suite (bad options or unreadable features; see its output)")
+		return nil, errors.New("godog could not run the suite (bad options or unreadable features; see its output)")
 	}
-	if len(run.Scenarios) == 0 && opts.Shard.N <= 1 {
-		return nil, fmt.Errorf("runner: no scenario matched (tags %q)", opts.Tags)
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("the runner's list of the suite lacks %q: it would have been run whatever the tags and shard", unknown[0])
+	}
+	if ctx.Err() != nil {
+		run.Interrupted = interruption(ctx)
+		run.NotRun = total - len(run.Scenarios)
 	}
 	compareModes(run)
 	run.Aggregate(level)

@@ -12,6 +12,7 @@ import (
 	"github.com/approval-conformance-kit/ack/features"
 	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/report"
+	"github.com/approval-conformance-kit/ack/tagexpr"
 	"github.com/approval-conformance-kit/ack/target"
 	"github.com/approval-conformance-kit/ack/target/inprocess"
 )
@@ -163,8 +164,76 @@ func TestSeedGivesTheSameReport(t *testing.T) {
 
 func TestNoScenarioMatchedIsAnError(t *testing.T) {
 	_, err := Run(context.Background(), Options{Target: inprocess.New(reference.New(), "reference"), Tags: "@NOPE-99"})
-	if err == nil || !strings.Contains(err.Error(), "no scenario matched") {
+	if err == nil || !strings.Contains(err.Error(), `no scenario matches --tags "@NOPE-99"`) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// Tag expressions are the runner's own: "not" works, and a malformed one
+// is an error that says where (godog's filter panics on "@PRE-01 &&").
+func TestTagExpressions(t *testing.T) {
+	ref := inprocess.New(reference.New(), "reference")
+	ids := func(tags string) map[string]bool {
+		t.Helper()
+		run, err := Run(context.Background(), Options{Target: ref, Tags: tags, NoScenarios: true})
+		if err != nil {
+			t.Fatalf("%q: %v", tags, err)
+		}
+		out := map[string]bool{}
+		for _, s := range run.Scenarios {
+			out[s.ID] = true
+		}
+		return out
+	}
+	all, should, notShould := ids(""), ids("@should"), ids("not @should")
+	if len(should) == 0 || len(should)+len(notShould) != len(all) {
+		t.Errorf("%d scenarios: %d @should, %d not @should", len(all), len(should), len(notShould))
+	}
+	for id := range notShould {
+		if should[id] {
+			t.Errorf("%s matched both @should and not @should", id)
+		}
+	}
+	if pre01, notGen := ids("@PRE-01"), ids("@PRE-01 && ~@generate"); len(notGen) == 0 || len(notGen) >= len(pre01) {
+		t.Errorf("@PRE-01: %d, without @generate: %d", len(pre01), len(notGen))
+	}
+	for _, bad := range []string{"@PRE-01 &&", ",", "not", "(@PRE-01"} {
+		_, err := Run(context.Background(), Options{Target: ref, Tags: bad})
+		var terr *tagexpr.Error
+		if !errors.As(err, &terr) {
+			t.Errorf("%q: got %v, want a tag expression error", bad, err)
+		}
+	}
+}
+
+// A run whose context ends (Ctrl-C) is marked interrupted: it keeps the
+// scenarios that finished before and judges none by the interruption.
+func TestInterruptedRunKeepsOnlyWhatFinished(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	var totals []int
+	run, err := Run(ctx, Options{
+		Target: inprocess.New(reference.New(), "reference"), Tags: "@PRE-01,@DEN-01,@REQ-01", NoScenarios: true,
+		Progress: func(done, total int, _ report.Scenario) {
+			totals = append(totals, total)
+			if done == 2 {
+				cancel(errors.New("interrupted by SIGINT"))
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Interrupted != "interrupted by SIGINT" || run.Result() != report.ResultInterrupted {
+		t.Errorf("interrupted %q, result %s", run.Interrupted, run.Result())
+	}
+	if len(run.Scenarios) != 2 || run.NotRun != totals[0]-2 || totals[0] < 6 {
+		t.Errorf("%d scenarios kept, %d not run, of %d", len(run.Scenarios), run.NotRun, totals[0])
+	}
+	for _, s := range run.Scenarios {
+		if s.Verdict != report.Pass {
+			t.Errorf("%s: %s: %s", s.ID, s.Verdict, s.Message)
+		}
 	}
 }
 

@@ -1017,7 +1017,7 @@ func objectJSON(n *yaml.Node) (string, error) {
 // succeeded; allowsFailure, those that accept a failed turn.
 var (
 	readsMessages = []string{"finishReason", "approvals", "noApprovals", "resultsAdded", "resultTypes", "noResultFor", "firstMessageResults", "everyCallAccounted", "streamMatches", "events", "streamResults"}
-	allowsFailure = []string{"errorOrDenial", "clearErrorOrDenial", "asksOrFails", "resolvedOnce", "failedAsDeclared"}
+	allowsFailure = []string{"errorOrDenial", "clearErrorOrDenial", "asksOrFails", "resolvedOnce", "failedAsDeclared", "finishesOrRefuses"}
 )
 
 func (c *compiler) expect(turn int, path string) error {
@@ -1096,6 +1096,11 @@ func (c *compiler) expect(turn int, path string) error {
 	}
 	if e.ClearError {
 		if err := one("clearError", "", "the turn fails with a clear error"); err != nil {
+			return err
+		}
+	}
+	if e.FinishesOrRefuses {
+		if err := one("finishesOrRefuses", "", "the turn finishes, or is refused with a clear error"); err != nil {
 			return err
 		}
 	}
@@ -1466,6 +1471,7 @@ func (c *compiler) consistent(turn int, s *scope) error {
 		"events": len(e.Events) > 0, "streamResults": e.StreamResults,
 		"error": e.Error != "", "clearError": e.ClearError, "errorOrDenial": e.ErrorOrDenial != nil, "clearErrorOrDenial": e.ClearErrorOrDenial != "",
 		"asksOrFails": e.AsksOrFails != "", "resolvedOnce": e.ResolvedOnce != "", "failedAsDeclared": len(e.FailedAsDeclared) > 0,
+		"finishesOrRefuses": e.FinishesOrRefuses,
 	}
 	for _, r := range readsMessages {
 		if !set[r] {

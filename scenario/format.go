@@ -288,6 +288,9 @@ type Expect struct {
 	ErrorOrDenial *ErrorOrDenial `yaml:"errorOrDenial"`
 	// ClearError: the turn is refused as invalid input, with a message.
 	ClearError bool `yaml:"clearError"`
+	// FinishesOrRefuses: the turn finishes (any finish reason), or is
+	// refused as invalid input with a message; never a model error.
+	FinishesOrRefuses bool `yaml:"finishesOrRefuses"`
 	// ClearErrorOrDenial: the turn is refused with a clear error, or the
 	// call gets a denial result (and does not run).
 	ClearErrorOrDenial string `yaml:"clearErrorOrDenial"`

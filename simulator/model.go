@@ -361,12 +361,13 @@ func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
 		return nil, err
 	}
 
-	view := c.View
-	if view == nil {
-		v := wire.ViewOf(m.profile, req.Messages)
-		view = &v
+	var vs []wire.Violation
+	if reqID := fmt.Sprintf("%s%d", m.reqPrefix, call); c.View != nil {
+		vs = wire.Check(*c.View, reqID)
+	} else {
+		vs = wire.CheckMessages(m.profile, req.Messages, reqID)
 	}
-	if vs := wire.Check(*view, fmt.Sprintf("%s%d", m.reqPrefix, call)); len(vs) > 0 {
+	if len(vs) > 0 {
 		first := vs[0]
 		entry.Verdict, entry.Violations, entry.Status, entry.ErrorBody = VerdictViolation, vs, first.Status, first.Body
 		record(entry)
@@ -484,7 +485,7 @@ func (r *Reply) Content() []model.Part {
 			out = json.RawMessage("null")
 		}
 		p := model.ToolResult(pr.ToolCallID, pr.Name, model.JSONOutput(out))
-		p.ProviderExecuted = true
+		p.ProviderExecuted, p.ApprovalID = true, pr.ApprovalID
 		parts = append(parts, p)
 	}
 	return parts

@@ -85,6 +85,9 @@ type ProviderResult struct {
 	ToolCallID string          `json:"toolCallId"`
 	Name       string          `json:"name"`
 	Output     json.RawMessage `json:"output"`
+	// ApprovalID names the approval the call ran on, when it needed one
+	// (OpenAI's mcp_call carries it as approval_request_id).
+	ApprovalID string `json:"approvalId,omitempty"`
 }
 
 // ErrorReply is an HTTP error the simulated provider answers with.

@@ -240,17 +240,41 @@ func (c *clientSteps) answersHoldingOpen(ctx context.Context, table *godog.Table
 }
 
 func (c *clientSteps) answersText(ctx context.Context, text string) error {
-	return c.script(ctx, chatsim.Turn{Events: textEvents(text)})
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	return c.script(ctx, chatsim.Turn{Events: cw.textEvents(text)})
+}
+
+// newMessageIDs makes the server start every answer with a message id of
+// its own, a continuation too: a UI message stream server built without the
+// original messages does that. The rest of its behaviour stays conforming.
+func (c *clientSteps) newMessageIDs(ctx context.Context) error {
+	cw, err := c.ensureSession(ctx)
+	if err != nil {
+		return err
+	}
+	b := cw.conv.Behaviour()
+	b.ReuseMessageID = false
+	cw.conv.SetBehaviour(b)
+	return nil
 }
 
 // mayAnswerText scripts an answer for a request a valid client may not make.
 func (c *clientSteps) mayAnswerText(ctx context.Context, text string) error {
-	return c.script(ctx, chatsim.Turn{Events: textEvents(text), Optional: true})
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	return c.script(ctx, chatsim.Turn{Events: cw.textEvents(text), Optional: true})
 }
 
-func textEvents(text string) []chat.Event {
+// textEvents is a scripted answer of text only, with a message id of its own.
+func (cw *clientWorld) textEvents(text string) []chat.Event {
+	cw.answers++
 	return []chat.Event{
-		{Type: chat.EventMessageStart, MessageID: "msg-text"},
+		{Type: chat.EventMessageStart, MessageID: fmt.Sprintf("msg-server-%d", cw.answers)},
 		{Type: chat.EventTextDelta, Delta: text},
 		{Type: chat.EventFinish, FinishReason: "stop"},
 	}
@@ -486,7 +510,14 @@ func (c *clientSteps) wentThrough(ctx context.Context, callID, list string) erro
 	if err != nil {
 		return err
 	}
-	want := strings.FieldsFunc(strings.ReplaceAll(list, " and ", ","), func(r rune) bool { return r == ',' || r == ' ' })
+	var want []string
+	for _, s := range strings.FieldsFunc(strings.ReplaceAll(list, " and ", ","), func(r rune) bool { return r == ',' || r == ' ' }) {
+		// A state the client cannot show (the AI SDK has no awaiting-input)
+		// is not asked of it.
+		if c.world().info.Features.ClientShows(chat.ToolState(s)) {
+			want = append(want, s)
+		}
+	}
 	for _, m := range st.Messages {
 		for _, p := range m.Parts {
 			if p.Type != chat.PartToolCall || p.ToolCallID != callID {
@@ -568,7 +599,7 @@ func (c *clientSteps) noDangling(context.Context) error {
 	return nil
 }
 
-func (c *clientSteps) refusedOrAnswered(_ context.Context, callID string) error {
+func (c *clientSteps) refusedOrAnswered(ctx context.Context, callID string) error {
 	cw, err := c.cw()
 	if err != nil {
 		return err
@@ -580,6 +611,9 @@ func (c *clientSteps) refusedOrAnswered(_ context.Context, callID string) error 
 		return nil
 	}
 	reqs := cw.conv.Requests()
+	if cw.last != nil && cw.last.Queued {
+		return c.heldInQueue(ctx, cw, reqs)
+	}
 	if len(reqs) == 0 {
 		return errors.New("the client neither refused the message nor sent it")
 	}
@@ -595,6 +629,40 @@ func (c *clientSteps) refusedOrAnswered(_ context.Context, callID string) error 
 	return fmt.Errorf("the client sent the message (request %d) with %s still unanswered", last.N, callID)
 }
 
+// heldInQueue: a message the client says it holds in its own queue is
+// neither sent nor refused. It must show in the client's queue, and no
+// request may carry it.
+func (c *clientSteps) heldInQueue(ctx context.Context, cw *clientWorld, reqs []chatsim.Request) error {
+	st, err := c.clientState(ctx)
+	if err != nil {
+		return err
+	}
+	if !holdsText(st.Queued, cw.lastText) {
+		return fmt.Errorf("the client says it queued the message %q, but its queue does not hold it (its state: %s)", cw.lastText, describeClient(st))
+	}
+	for _, r := range reqs {
+		if r.Decoded != nil && holdsText(r.Decoded.Messages, cw.lastText) {
+			return fmt.Errorf("the client says it queued the message %q, but request %d sent it", cw.lastText, r.N)
+		}
+	}
+	return nil
+}
+
+// holdsText reports whether a user message of msgs has the text.
+func holdsText(msgs []chat.Message, text string) bool {
+	for _, m := range msgs {
+		if m.Role != chat.RoleUser {
+			continue
+		}
+		for _, p := range m.Parts {
+			if p.Type == chat.PartText && p.Text == text {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // describeClient renders a client state briefly.
 func describeClient(st *target.ClientState) string {
 	if st == nil {
@@ -608,7 +676,7 @@ func describeClient(st *target.ClientState) string {
 			}
 		}
 	}
-	return fmt.Sprintf("busy=%v calls=[%s] error=%q", st.Busy, strings.Join(parts, " "), st.Error)
+	return fmt.Sprintf("busy=%v calls=[%s] queued=%d error=%q", st.Busy, strings.Join(parts, " "), len(st.Queued), st.Error)
 }
 
 // clientProblems are the client-role findings that fail a scenario whatever

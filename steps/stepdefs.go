@@ -131,6 +131,7 @@ func definitions(world func() *world) []stepDef {
 	assert(`the turn fails with "([^"]+)"`, "", th.failsWith)
 	assert(`the turn fails with a clear error`, "", th.failsClearly)
 	assert(`the turn fails with a clear error or "([^"]+)" gets a denial result`, "", th.failsClearlyOrDenied)
+	assert(`the turn finishes, or is refused with a clear error`, "", th.finishesOrRefuses)
 	assert(`"([^"]+)" failed as the target declares, with "([^"]*)"`, "", th.failedAsDeclared)
 	assert(`the turn fails with "([^"]+)" or "([^"]+)" gets a denial result`, "", th.failsOrDenied)
 	assert(`the turn asks approval for "([^"]+)" or fails with a clear error`, "", th.asksOrFails)
@@ -190,6 +191,7 @@ func definitions(world func() *world) []stepDef {
 	do(`the chat server answers with the text "([^"]*)"`, c.answersText)
 	do(`the chat server may answer with the text "([^"]*)"`, c.mayAnswerText)
 	do(`the chat server ends the held stream`, c.release)
+	do(`the chat server starts every answer with a new message id`, c.newMessageIDs)
 	do(`the user sends "([^"]*)" in the client`, c.send)
 	do(`the user (approves|denies) "([^"]+)" in the client(?: because "([^"]*)")?`, c.answer)
 	do(`the client's tool returns (\{.*\}) for "([^"]+)"`, c.toolOutput)
@@ -202,7 +204,7 @@ func definitions(world func() *world) []stepDef {
 	assert(`every tool call's state moved forward only`, "CHAIN-04", c.forwardOnly)
 	assert(`the client holds each tool call once`, "CHAIN-06", c.holdsOnce)
 	assert(`no request left a call dangling`, "CHAIN-05", c.noDangling)
-	assert(`the message was refused with a clear error, or "([^"]+)" was answered in the request that sent it`, "CHAIN-05", c.refusedOrAnswered)
+	assert(`the message was refused with a clear error,(?: held in the client's queue,)? or "([^"]+)" was answered in the request that sent it`, "CHAIN-05", c.refusedOrAnswered)
 	return defs
 }
 

@@ -267,5 +267,10 @@ func (w *world) evidence() *report.Evidence {
 	for _, t := range w.turns {
 		ev.Turns = append(ev.Turns, t)
 	}
+	if w.client != nil && w.client.conv != nil {
+		for _, r := range w.client.conv.Requests() {
+			ev.ChatRequests = append(ev.ChatRequests, r)
+		}
+	}
 	return ev
 }

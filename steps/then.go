@@ -1156,3 +1156,29 @@ func (t *then) notRunAfterResult(_ context.Context, callID string) error {
 	}
 	return nil
 }
+
+// finishesOrRefuses: the turn finished, or refused its input as invalid
+// with a message; a model error (the model was called and failed) is
+// neither.
+func (t *then) finishesOrRefuses(_ context.Context) error {
+	w := t.world()
+	last, err := w.last()
+	if err != nil {
+		return err
+	}
+	e := last.Response.Error
+	switch {
+	case e == nil:
+		return nil
+	case e.Code == "Model":
+		if _, rejected := w.rejectedIn(last); rejected {
+			return blocked("turn %d failed because the model refused its prompt", last.N)
+		}
+		return fmt.Errorf("the turn failed with a model error (%s), want it finished or refused", e.Message)
+	case e.Code != "InvalidMessages" && e.Code != "InvalidApproval" && e.Code != "MissingToolResults":
+		return fmt.Errorf("the turn failed with %s (%s), want it finished or refused as invalid input", e.Code, e.Message)
+	case strings.TrimSpace(e.Message) == "":
+		return fmt.Errorf("the turn refused its input with %s but no message says why", e.Code)
+	}
+	return nil
+}

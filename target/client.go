@@ -61,11 +61,14 @@ type ApprovalAnswer struct {
 	Reason     string `json:"reason,omitempty"`
 }
 
-// ActionResult is the client's reaction to a user action: accepted, or
-// refused with a message.
+// ActionResult is the client's reaction to a user action: accepted,
+// refused with a message, or (a new message) held in the client's own
+// queue: neither sent nor refused, to be sent when the client is ready.
 type ActionResult struct {
 	Refused bool   `json:"refused"`
 	Error   string `json:"error,omitempty"`
+	// Queued: the message is held in the client's queue, not sent.
+	Queued bool `json:"queued,omitempty"`
 }
 
 // ClientState is the client's state: its messages with their tool-call parts
@@ -74,6 +77,10 @@ type ClientState struct {
 	// Busy is true while a request or a queued continuation is under way.
 	Busy     bool           `json:"busy"`
 	Messages []chat.Message `json:"messages"`
+	// Queued are the user's messages held in the client's own queue: not
+	// sent, and not refused (the AI SDK's experimental_queue holds a
+	// message sent while an approval waits).
+	Queued []chat.Message `json:"queued,omitempty"`
 	// Error is the last error the client shows, if any.
 	Error string `json:"error,omitempty"`
 }

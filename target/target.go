@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
 )
@@ -62,7 +63,7 @@ type Info struct {
 // depends on a feature the target does not declare is not applicable.
 type Features struct {
 	// Modes are the turn modes supported: generate, stream.
-	Modes []Mode `json:"modes"`
+	Modes []Mode `json:"modes,omitempty"`
 	// DynamicPolicy: approval policies that decide per call.
 	DynamicPolicy bool `json:"dynamicPolicy"`
 	// Concurrency: the concurrency option bounds parallel tool runs.
@@ -90,6 +91,12 @@ type Features struct {
 	// speaks (chat.Dialects); a protocol not named is spoken in its default
 	// dialect.
 	ClientDialects map[string]string `json:"clientDialects,omitempty"`
+	// ClientStates are the tool-call states the client role can show, when
+	// it has fewer than the eight of package chat (the Vercel AI SDK's chat
+	// has no awaiting-input: a part is born input-streaming). Empty means
+	// all. A state the client lacks is skipped where a scenario names the
+	// states a call goes through.
+	ClientStates []chat.ToolState `json:"clientStates,omitempty"`
 
 	// ModelAPIs are the model APIs the adapter can point its SDK at:
 	// openai-chat, openai-responses, anthropic-messages, and canonical (the
@@ -197,6 +204,11 @@ func (f Features) Has(name string) bool {
 		return slices.Contains(f.ClientProtocols, p)
 	}
 	return false
+}
+
+// ClientShows reports whether the client role can show the tool-call state.
+func (f Features) ClientShows(s chat.ToolState) bool {
+	return len(f.ClientStates) == 0 || slices.Contains(f.ClientStates, s)
 }
 
 // Mode is how a turn is run.

@@ -1,6 +1,10 @@
 package wire
 
-import "github.com/approval-conformance-kit/ack/model"
+import (
+	"sync"
+
+	"github.com/approval-conformance-kit/ack/model"
+)
 
 // ViewOf lays out a canonical prompt as the profile's provider sees it. Parts
 // that never reach the provider's wire are left out: approval requests, and
@@ -8,37 +12,103 @@ import "github.com/approval-conformance-kit/ack/model"
 // Calls and results of provider-executed tools are the provider's own
 // business and are not paired.
 func ViewOf(profile Profile, msgs []model.Message) View {
-	switch profile {
-	case OpenAIResponses:
-		return responsesView(msgs)
-	case AnthropicMessages:
-		return anthropicView(msgs)
-	default:
-		return openAIChatView(msgs)
-	}
+	b := &builder{}
+	b.layout(profile, msgs)
+	return b.view()
 }
 
 // CheckMessages lays out msgs for the profile and checks them.
 func CheckMessages(profile Profile, msgs []model.Message, requestID string) []Violation {
-	return Check(ViewOf(profile, msgs), requestID)
-}
-
-func localCalls(m model.Message) []string {
-	var ids []string
-	for _, p := range m.Content {
-		if p.Type == model.PartToolCall && !p.ProviderExecuted {
-			ids = append(ids, p.ToolCallID)
-		}
+	// The view does not outlive the check (violations hold none of it), so
+	// its arrays are reused from call to call: a prompt is checked without
+	// allocating its layout again.
+	b, _ := builders.Get().(*builder)
+	if b == nil {
+		b = &builder{}
 	}
-	return ids
+	b.layout(profile, msgs)
+	vs := Check(b.v, requestID)
+	builders.Put(b)
+	return vs
 }
 
-func openAIChatView(msgs []model.Message) View {
-	v := View{Profile: OpenAIChat}
+// builders are the layouts CheckMessages reuses.
+var builders sync.Pool
+
+// builder lays out a view: each entry's calls and results are cut from
+// arrays shared by the whole view, so that a long conversation costs per
+// message what a short one does.
+type builder struct {
+	v       View
+	calls   []string
+	results []Result
+}
+
+// layout lays out msgs for the profile, in the builder's arrays when they
+// are large enough.
+func (b *builder) layout(profile Profile, msgs []model.Message) {
+	// Sized for a conversation of exchanges (a user message, a call, its
+	// result): a long conversation is then laid out without copies, and
+	// without a pass to count it first.
+	n := len(msgs)
+	b.v = View{Profile: profile, Entries: reuse(b.v.Entries, n+n/8+4)}
+	b.calls, b.results = reuse(b.calls, n/2+1), reuse(b.results, n/2+1)
+	switch profile {
+	case OpenAIResponses:
+		b.responses(msgs)
+	case AnthropicMessages:
+		b.anthropic(msgs)
+	default:
+		b.openAIChat(msgs)
+	}
+}
+
+// reuse returns s emptied if it holds n, or a new slice that does.
+func reuse[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return make([]T, 0, n)
+}
+
+// view returns the view laid out (no entries: nil).
+func (b *builder) view() View {
+	if len(b.v.Entries) == 0 {
+		b.v.Entries = nil
+	}
+	return b.v
+}
+
+// add appends an entry.
+func (b *builder) add(role string, canonical int) {
+	b.v.Entries = append(b.v.Entries, Entry{Role: role, Canonical: canonical})
+}
+
+// last is the entry added last.
+func (b *builder) last() *Entry { return &b.v.Entries[len(b.v.Entries)-1] }
+
+// call adds a call to the last entry, whose calls are the last ones added.
+func (b *builder) call(id string) {
+	e := b.last()
+	b.calls = append(b.calls, id)
+	n := len(b.calls)
+	e.Calls = b.calls[n-len(e.Calls)-1 : n : n]
+}
+
+// result adds a result to the last entry, whose results are the last ones
+// added.
+func (b *builder) result(r Result) {
+	e := b.last()
+	b.results = append(b.results, r)
+	n := len(b.results)
+	e.Results = b.results[n-len(e.Results)-1 : n : n]
+}
+
+func (b *builder) openAIChat(msgs []model.Message) {
 	for i, m := range msgs {
 		switch m.Role {
 		case model.RoleSystem, model.RoleUser:
-			v.Entries = append(v.Entries, Entry{Role: string(m.Role), Canonical: i})
+			b.add(string(m.Role), i)
 		case model.RoleAssistant:
 			visible := false
 			for _, p := range m.Content {
@@ -47,25 +117,29 @@ func openAIChatView(msgs []model.Message) View {
 				}
 			}
 			if visible {
-				v.Entries = append(v.Entries, Entry{Role: "assistant", Calls: localCalls(m), Canonical: i})
+				b.add("assistant", i)
+				for _, p := range m.Content {
+					if p.Type == model.PartToolCall && !p.ProviderExecuted {
+						b.call(p.ToolCallID)
+					}
+				}
 			}
 		case model.RoleTool:
 			for _, p := range m.Content {
 				if p.Type == model.PartToolResult && !p.ProviderExecuted {
-					v.Entries = append(v.Entries, Entry{Role: "tool", Results: []Result{{ID: p.ToolCallID, Canonical: i}}, Canonical: i})
+					b.add("tool", i)
+					b.result(Result{ID: p.ToolCallID, Canonical: i})
 				}
 			}
 		}
 	}
-	return v
 }
 
-func responsesView(msgs []model.Message) View {
-	v := View{Profile: OpenAIResponses}
+func (b *builder) responses(msgs []model.Message) {
 	for i, m := range msgs {
 		switch m.Role {
 		case model.RoleSystem, model.RoleUser:
-			v.Entries = append(v.Entries, Entry{Role: "message", Canonical: i})
+			b.add("message", i)
 		case model.RoleAssistant:
 			hasText := false
 			for _, p := range m.Content {
@@ -74,27 +148,30 @@ func responsesView(msgs []model.Message) View {
 				}
 			}
 			if hasText {
-				v.Entries = append(v.Entries, Entry{Role: "message", Canonical: i})
+				b.add("message", i)
 			}
-			for _, id := range localCalls(m) {
-				v.Entries = append(v.Entries, Entry{Role: "function_call", Calls: []string{id}, Canonical: i})
+			for _, p := range m.Content {
+				if p.Type == model.PartToolCall && !p.ProviderExecuted {
+					b.add("function_call", i)
+					b.call(p.ToolCallID)
+				}
 			}
 		case model.RoleTool:
 			for _, p := range m.Content {
 				switch {
 				case p.Type == model.PartToolResult && !p.ProviderExecuted:
-					v.Entries = append(v.Entries, Entry{Role: "function_call_output", Results: []Result{{ID: p.ToolCallID, Canonical: i}}, Canonical: i})
+					b.add("function_call_output", i)
+					b.result(Result{ID: p.ToolCallID, Canonical: i})
 				case p.Type == model.PartToolApprovalResponse && p.ProviderExecuted:
-					v.Entries = append(v.Entries, Entry{Role: "mcp_approval_response", Canonical: i})
+					b.add("mcp_approval_response", i)
 				}
 			}
 		}
 	}
-	return v
 }
 
-func anthropicView(msgs []model.Message) View {
-	v := View{Profile: AnthropicMessages}
+func (b *builder) anthropic(msgs []model.Message) {
+	block := 0 // content blocks of the last entry so far
 	for i, m := range msgs {
 		role := ""
 		switch m.Role {
@@ -105,41 +182,22 @@ func anthropicView(msgs []model.Message) View {
 		case model.RoleAssistant:
 			role = "assistant"
 		}
-		if len(v.Entries) == 0 || v.Entries[len(v.Entries)-1].Role != role {
-			v.Entries = append(v.Entries, Entry{Role: role, Canonical: i})
+		if len(b.v.Entries) == 0 || b.last().Role != role {
+			b.add(role, i)
+			block = 0
 		}
-		e := &v.Entries[len(v.Entries)-1]
-		block := blocksIn(msgs, e.Canonical, i)
 		for _, p := range m.Content {
 			switch {
 			case p.Type == model.PartToolCall && !p.ProviderExecuted:
-				e.Calls = append(e.Calls, p.ToolCallID)
+				b.call(p.ToolCallID)
 			case p.Type == model.PartToolResult && !p.ProviderExecuted && m.Role == model.RoleTool:
-				e.Results = append(e.Results, Result{ID: p.ToolCallID, Block: block, Canonical: i})
+				b.result(Result{ID: p.ToolCallID, Block: block, Canonical: i})
 			}
 			if anthropicBlock(m.Role, p) {
 				block++
 			}
 		}
 	}
-	return v
-}
-
-// blocksIn counts the content blocks that canonical messages from..to-1
-// contribute to one merged Anthropic message.
-func blocksIn(msgs []model.Message, from, to int) int {
-	n := 0
-	for k := from; k < to; k++ {
-		if msgs[k].Role == model.RoleSystem {
-			continue
-		}
-		for _, p := range msgs[k].Content {
-			if anthropicBlock(msgs[k].Role, p) {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // anthropicBlock reports whether a part becomes a content block on the

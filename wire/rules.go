@@ -59,9 +59,10 @@ func strp(s string) *string { return &s }
 // tool_calls must be followed, immediately, by one tool message per call;
 // a tool message must answer a call of that preceding assistant message.
 func checkOpenAIChat(v View) []Violation {
-	p := pair(v)
+	p := &pairing{v: &v}
 	var out []Violation
-	answered := map[string]bool{}
+	_, nResults := v.counts()
+	answered := make(map[string]bool, nResults)
 	stray := func(at int, r Result) {
 		kind := p.strayKind(r.ID, at, answered[r.ID])
 		out = append(out, Violation{
@@ -85,14 +86,11 @@ func checkOpenAIChat(v View) []Violation {
 			i++
 			continue
 		}
-		open := map[string]bool{}
-		for _, c := range e.Calls {
-			open[c] = true
-		}
+		open := callSet(e.Calls)
 		j := i + 1
 		for ; j < len(v.Entries) && v.Entries[j].Role == "tool"; j++ {
 			for _, r := range v.Entries[j].Results {
-				if open[r.ID] && !answered[r.ID] {
+				if open.has(r.ID) && !answered[r.ID] {
 					answered[r.ID] = true
 					continue
 				}
@@ -127,71 +125,96 @@ func checkOpenAIChat(v View) []Violation {
 
 // checkResponses applies the Responses API's rules: every function_call in
 // the input has a function_call_output after it, and every output answers a
-// function_call before it.
+// function_call before it. A custom tool call (custom_tool_call and its
+// custom_tool_call_output) pairs the same way; no provider text is on
+// record for it, so its violations carry the function call's text, marked
+// inferred.
 func checkResponses(v View) []Violation {
-	p := pair(v)
+	p := &pairing{v: &v}
 	var out []Violation
-	called := map[string]int{}
-	answered := map[string]bool{}
+	// One small map for both what is called and what is answered: a long
+	// input then costs one lookup per item, in a table that stays small.
+	nCalls, _ := v.counts()
+	ids := make(map[string]idState, nCalls)
 	for i, e := range v.Entries {
 		for _, c := range e.Calls {
-			if _, ok := called[c]; !ok {
-				called[c] = i
+			if s := ids[c]; s.call() < 0 {
+				ids[c] = s.calledAt(i)
 			}
 		}
 		for _, r := range e.Results {
-			_, ok := called[r.ID]
-			if ok && !answered[r.ID] {
-				answered[r.ID] = true
+			s := ids[r.ID]
+			if s.call() >= 0 && !s.answered() {
+				ids[r.ID] = s.answer()
 				continue
 			}
-			kind := p.strayKind(r.ID, i, answered[r.ID])
+			kind := p.strayKind(r.ID, i, s.answered())
 			text := fmt.Sprintf(responsesOrphan, r.ID)
 			out = append(out, Violation{
 				Check: kind.Check(), Kind: kind, Message: r.Canonical, ProviderIndex: i,
 				IDs: []string{r.ID}, Status: 400, ErrorType: invalidRequest, Text: text,
 				Body:     OpenAIErrorBody(text, invalidRequest, strp("input"), nil),
-				Inferred: kind == Duplicate,
+				Inferred: kind == Duplicate || isCustom(e),
 			})
-			answered[r.ID] = true
+			ids[r.ID] = s.answer()
 		}
 	}
 	for i, e := range v.Entries {
 		for _, c := range e.Calls {
-			if answered[c] || called[c] != i {
+			if s := ids[c]; s.answered() || s.call() != i {
 				continue
 			}
 			text := fmt.Sprintf(responsesMissing, c)
 			out = append(out, Violation{
 				Check: "WIRE-01", Kind: Dangling, Message: e.Canonical, ProviderIndex: i,
 				IDs: []string{c}, Status: 400, ErrorType: invalidRequest, Text: text,
-				Body: OpenAIErrorBody(text, invalidRequest, strp("input"), nil),
+				Body:     OpenAIErrorBody(text, invalidRequest, strp("input"), nil),
+				Inferred: isCustom(e),
 			})
 		}
 	}
 	return out
 }
 
+// idState is what checkResponses knows of an id: the first entry that
+// calls it (if any) and whether a result answered it.
+type idState uint32
+
+func (s idState) call() int              { return int(s>>1) - 1 }
+func (s idState) answered() bool         { return s&1 != 0 }
+func (s idState) answer() idState        { return s | 1 }
+func (s idState) calledAt(i int) idState { return idState(i+1)<<1 | s&1 }
+
 // checkAnthropic applies the Messages API's rules: the message after an
 // assistant message with tool_use blocks is a user message holding a
 // tool_result for each, and every tool_result answers a tool_use of the
-// message right before it.
+// message right before it. A system message within the conversation keeps
+// its index but is passed over, as a top-level system prompt is.
 func checkAnthropic(v View, requestID string) []Violation {
-	p := pair(v)
+	// neighbour is the index of the nearest entry before (step -1) or after
+	// (step 1) i that is not a system message, or -1.
+	neighbour := func(i, step int) int {
+		for j := i + step; j >= 0 && j < len(v.Entries); j += step {
+			if v.Entries[j].Role != "system" {
+				return j
+			}
+		}
+		return -1
+	}
+	p := &pairing{v: &v}
 	var out []Violation
-	answered := map[string]bool{}
+	_, nResults := v.counts()
+	answered := make(map[string]bool, nResults)
 	for i, e := range v.Entries {
 		if e.Role != "user" || len(e.Results) == 0 {
 			continue
 		}
-		prev := map[string]bool{}
-		if i > 0 && v.Entries[i-1].Role == "assistant" {
-			for _, c := range v.Entries[i-1].Calls {
-				prev[c] = true
-			}
+		var prev idSet
+		if k := neighbour(i, -1); k >= 0 && v.Entries[k].Role == "assistant" {
+			prev = callSet(v.Entries[k].Calls)
 		}
 		for _, r := range e.Results {
-			if prev[r.ID] && !answered[r.ID] {
+			if prev.has(r.ID) && !answered[r.ID] {
 				answered[r.ID] = true
 				continue
 			}
@@ -210,15 +233,13 @@ func checkAnthropic(v View, requestID string) []Violation {
 		if e.Role != "assistant" || len(e.Calls) == 0 {
 			continue
 		}
-		next := map[string]bool{}
-		if i+1 < len(v.Entries) && v.Entries[i+1].Role == "user" {
-			for _, r := range v.Entries[i+1].Results {
-				next[r.ID] = true
-			}
+		var next idSet
+		if k := neighbour(i, 1); k >= 0 && v.Entries[k].Role == "user" {
+			next = resultSet(v.Entries[k].Results)
 		}
 		var missing []string
 		for _, c := range e.Calls {
-			if !next[c] {
+			if !next.has(c) {
 				missing = append(missing, c)
 			}
 		}
@@ -271,3 +292,7 @@ func mergeByIndex(a, b []Violation) []Violation {
 	}
 	return append(append(out, a...), b...)
 }
+
+// isCustom reports whether a Responses entry is a custom tool call or its
+// output.
+func isCustom(e Entry) bool { return strings.HasPrefix(e.Role, "custom_tool_call") }

@@ -107,8 +107,9 @@ func (v Violation) Describe() string {
 // Entry is one message (or input item) of a View.
 type Entry struct {
 	// Role is the provider's role or item kind: "system", "user",
-	// "assistant", "tool" (OpenAI Chat), "function_call",
-	// "function_call_output", "message", "mcp_approval_response" (Responses).
+	// "assistant", "tool" (OpenAI Chat), "message", "function_call",
+	// "function_call_output", "custom_tool_call", "custom_tool_call_output",
+	// "mcp_approval_response" and the other input item types (Responses).
 	Role string
 	// Calls are the ids of the tool calls the entry makes.
 	Calls []string
@@ -151,15 +152,20 @@ func Check(v View, requestID string) []Violation {
 
 // pairing records, for the whole view, where each call and result is, so a
 // failed adjacency can be classified as dangling/orphan (nothing anywhere)
-// or misplaced (present, but elsewhere).
+// or misplaced (present, but elsewhere). It is built on first use: a prompt
+// without violations never needs it.
 type pairing struct {
+	v        *View
 	callAt   map[string]int   // first entry making the call
 	resultAt map[string][]int // entries answering the call
 }
 
-func pair(v View) pairing {
-	p := pairing{callAt: map[string]int{}, resultAt: map[string][]int{}}
-	for i, e := range v.Entries {
+func (p *pairing) build() {
+	if p.callAt != nil {
+		return
+	}
+	p.callAt, p.resultAt = map[string]int{}, map[string][]int{}
+	for i, e := range p.v.Entries {
 		for _, c := range e.Calls {
 			if _, ok := p.callAt[c]; !ok {
 				p.callAt[c] = i
@@ -169,11 +175,11 @@ func pair(v View) pairing {
 			p.resultAt[r.ID] = append(p.resultAt[r.ID], i)
 		}
 	}
-	return p
 }
 
-// unanswered classifies calls left without an adjacent result.
-func (p pairing) unansweredKind(id string, after int) Kind {
+// unansweredKind classifies calls left without an adjacent result.
+func (p *pairing) unansweredKind(id string, after int) Kind {
+	p.build()
 	for _, at := range p.resultAt[id] {
 		if at > after {
 			return Misplaced
@@ -183,12 +189,72 @@ func (p pairing) unansweredKind(id string, after int) Kind {
 }
 
 // strayKind classifies a result that answers no adjacent call.
-func (p pairing) strayKind(id string, at int, alreadyAnswered bool) Kind {
+func (p *pairing) strayKind(id string, at int, alreadyAnswered bool) Kind {
 	if alreadyAnswered {
 		return Duplicate
 	}
+	p.build()
 	if c, ok := p.callAt[id]; ok && c < at {
 		return Misplaced
 	}
 	return Orphan
+}
+
+// idSet is a set of the few ids of one entry: a scan of the slice, or a
+// map when there are many.
+type idSet struct {
+	ids []string
+	rs  []Result
+	m   map[string]bool
+}
+
+// manyIDs is where a map starts to beat a scan.
+const manyIDs = 16
+
+func callSet(ids []string) idSet {
+	if len(ids) <= manyIDs {
+		return idSet{ids: ids}
+	}
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return idSet{m: m}
+}
+
+func resultSet(rs []Result) idSet {
+	if len(rs) <= manyIDs {
+		return idSet{rs: rs}
+	}
+	m := make(map[string]bool, len(rs))
+	for _, r := range rs {
+		m[r.ID] = true
+	}
+	return idSet{m: m}
+}
+
+func (s idSet) has(id string) bool {
+	if s.m != nil {
+		return s.m[id]
+	}
+	for _, x := range s.ids {
+		if x == id {
+			return true
+		}
+	}
+	for _, r := range s.rs {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// counts returns how many calls and results the view holds, to size maps.
+func (v *View) counts() (calls, results int) {
+	for _, e := range v.Entries {
+		calls += len(e.Calls)
+		results += len(e.Results)
+	}
+	return calls, results
 }

@@ -241,6 +241,15 @@ func decodeRequest(body []byte) (*chat.Request, error) {
 			if err != nil {
 				return nil, fmt.Errorf("agui: messages[%d].content: %w", i, err)
 			}
+			if text == "" {
+				// A UIMessage without AG-UI content ({messages, data} bodies
+				// of clients before 0.11) keeps its text in its parts.
+				for _, p := range m.Parts {
+					if p.Type == "text" {
+						text += p.Content + p.Text
+					}
+				}
+			}
 			if text != "" {
 				msg.Parts = []chat.Part{{Type: chat.PartText, Text: text}}
 			}

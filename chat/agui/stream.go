@@ -29,8 +29,17 @@ func (c Codec) dialect() string {
 	return chat.DefaultDialect(c.Name())
 }
 
-// old reports whether the codec speaks the dialect of TanStack AI 0.5.
-func (c Codec) old() bool { return !c.Interrupts && c.dialect() == chat.DialectTanStackAI05 }
+// old reports whether the codec speaks a dialect before TanStack AI 0.13:
+// {messages, data} requests, tool names as toolName, results as
+// TOOL_CALL_END, a failed run's error as an object.
+func (c Codec) old() bool {
+	d := c.dialect()
+	return !c.Interrupts && (d == chat.DialectTanStackAI05 || d == chat.DialectTanStackAI06)
+}
+
+// customData reports whether CUSTOM events carry their payload as "data"
+// (TanStack AI 0.5) rather than "value".
+func (c Codec) customData() bool { return !c.Interrupts && c.dialect() == chat.DialectTanStackAI05 }
 
 // Name implements chat.Codec.
 func (c Codec) Name() string {
@@ -138,7 +147,7 @@ const (
 	customToolDenied        = "tool-output-denied"
 )
 
-// deniedResult05 is the result TanStack AI 0.5 gives a denied call.
+// deniedResult05 is the result TanStack AI 0.5 to 0.10 gives a denied call.
 const deniedResult05 = `{"error":"User declined tool execution"}`
 
 type writer struct {
@@ -172,7 +181,7 @@ func (c Codec) NewWriter(w io.Writer, flush func(), req *chat.Request) chat.Even
 
 // custom is a CUSTOM event with its payload where the dialect puts it.
 func (wr *writer) custom(name string, payload json.RawMessage) event {
-	if wr.codec.old() {
+	if wr.codec.customData() {
 		return event{Type: "CUSTOM", Name: name, Data: payload}
 	}
 	return event{Type: "CUSTOM", Name: name, Value: payload}
@@ -331,7 +340,7 @@ func (wr *writer) Close() error {
 
 // ReadEvents implements chat.Codec.
 func (c Codec) ReadEvents(ctx context.Context, r io.Reader, yield func(chat.Event) error) error {
-	rd := &reader{yield: yield, started: map[string]bool{}, ended: map[string]bool{}, old: c.old()}
+	rd := &reader{yield: yield, started: map[string]bool{}, ended: map[string]bool{}, old: c.old(), customData: c.customData()}
 	sr := sse.NewReader(r)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -358,11 +367,12 @@ func (c Codec) ReadEvents(ctx context.Context, r io.Reader, yield func(chat.Even
 }
 
 type reader struct {
-	yield     func(chat.Event) error
-	messageID string
-	started   map[string]bool
-	ended     map[string]bool
-	old       bool // the dialect of TanStack AI 0.5
+	yield      func(chat.Event) error
+	messageID  string
+	started    map[string]bool
+	ended      map[string]bool
+	old        bool // a dialect before TanStack AI 0.13 (see Codec.old)
+	customData bool // CUSTOM payloads as "data"
 }
 
 func (rd *reader) enter(messageID string) error {
@@ -440,7 +450,7 @@ func (rd *reader) handle(ev event) error {
 		return rd.yield(chat.Event{Type: chat.EventToolResult, ToolCallID: ev.ToolCallID, Output: out})
 	case "CUSTOM":
 		field, payload := "value", ev.Value
-		if rd.old {
+		if rd.customData {
 			field, payload = "data", ev.Data
 		}
 		switch ev.Name {

@@ -47,8 +47,8 @@ func TestLookup(t *testing.T) {
 	if _, err := LookupDialect(chat.ProtocolUIMessageStream, "x"); err == nil || !strings.Contains(err.Error(), "no dialects") {
 		t.Errorf("dialect of a protocol without dialects: err = %v", err)
 	}
-	if n := len(AllDialects()); n != 4 {
-		t.Errorf("AllDialects has %d codecs, want 4", n)
+	if n := len(AllDialects()); n != 5 {
+		t.Errorf("AllDialects has %d codecs, want 5", n)
 	}
 }
 
@@ -209,6 +209,12 @@ func TestWireShapes(t *testing.T) {
 				`{"type":"TOOL_CALL_END","toolCallId":"call_C","result":"{\"error\":\"disk full\"}"}`,
 				`{"type":"TOOL_CALL_END","toolCallId":"call_D","result":"{\"error\":\"User declined tool execution\"}"}`},
 			[]string{`"value"`, `"toolCallName"`, `TOOL_CALL_RESULT`, `tool-output-denied`}},
+		{chat.ProtocolAGUILegacy + "@" + chat.DialectTanStackAI06,
+			[]string{`"type":"CUSTOM","name":"approval-requested","value":{"toolCallId":"call_A"`,
+				`{"type":"TOOL_CALL_START","toolCallId":"call_B","toolName":"lookup"}`,
+				`{"type":"TOOL_CALL_END","toolCallId":"call_B","result":"{\"found\":[1,2]}"}`,
+				`{"type":"TOOL_CALL_END","toolCallId":"call_D","result":"{\"error\":\"User declined tool execution\"}"}`},
+			[]string{`"data"`, `"toolCallName"`, `TOOL_CALL_RESULT`}},
 	} {
 		protocol, dialect, _ := strings.Cut(tc.protocol, "@")
 		c, _ := LookupDialect(protocol, dialect)
@@ -319,7 +325,7 @@ func TestRequestRoundTrip(t *testing.T) {
 					}
 				}
 			}
-			if dialectOf(c) == chat.DialectTanStackAI05 {
+			if d := dialectOf(c); d == chat.DialectTanStackAI05 || d == chat.DialectTanStackAI06 {
 				// {messages, data}: no thread, no runs, no resume entries, no
 				// denial reasons; a denial stays approval-responded, and an
 				// approval request of a provider-executed call is a plain one.
@@ -485,6 +491,27 @@ data: {"type":"RUN_ERROR","timestamp":8,"runId":"r","error":{"message":"model do
 	}
 }
 
+// A request as @tanstack/ai-client 0.7.14 (server 0.13) posts it, read in
+// the 0.42 dialect whose events that server writes: UIMessages without
+// AG-UI content keep their text in their parts.
+func TestDecode042DialectReadsUIMessageBodies(t *testing.T) {
+	c, _ := LookupDialect(chat.ProtocolAGUILegacy, chat.DialectTanStackAI042)
+	req, err := c.DecodeRequest([]byte(`{"messages":[
+ {"id":"u1","role":"user","parts":[{"type":"text","content":"delete a"}]},
+ {"id":"a1","role":"assistant","parts":[{"type":"tool-call","id":"call_A","name":"dangerous","arguments":"{}","state":"approval-responded","approval":{"id":"approval_call_A","needsApproval":true,"approved":true}}]},
+ {"id":"u2","role":"user","parts":[{"type":"text","content":"and b"}]}],
+ "data":{"conversationId":"c"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(req.Messages) != 3 || req.Messages[0].Parts[0].Text != "delete a" || req.Messages[2].Parts[0].Text != "and b" {
+		t.Fatalf("messages = %+v", req.Messages)
+	}
+	if a := req.Messages[1].Parts[0]; a.Approval == nil || !*a.Approval.Approved {
+		t.Fatalf("call_A = %+v", a)
+	}
+}
+
 // A stream as the AI SDK's toUIMessageStreamResponse writes it, with chunks
 // this kit ignores.
 func TestReadVercelStream(t *testing.T) {
@@ -601,4 +628,37 @@ func FuzzDecodeRequest(f *testing.F) {
 			t.Fatalf("a decoded request does not encode: %v", err)
 		}
 	})
+}
+
+// The UI message stream frames the model's output in a step, as the AI
+// SDK's server does; outcomes of calls answered by the request that come
+// before any new output come before the step.
+func TestUIStreamSteps(t *testing.T) {
+	c, _ := Lookup(chat.ProtocolUIMessageStream)
+	_, wire := roundTrip(t, c, []chat.Event{
+		{Type: chat.EventMessageStart, MessageID: "msg-1"},
+		{Type: chat.EventToolResult, ToolCallID: "call_A", Output: json.RawMessage(`{"ok":true}`)},
+		{Type: chat.EventToolDenied, ToolCallID: "call_B"},
+		{Type: chat.EventTextDelta, Delta: "Deleted a, kept b."},
+		{Type: chat.EventFinish, FinishReason: "stop"},
+	})
+	var types []string
+	for _, line := range strings.Split(wire, "\n") {
+		var ch struct{ Type string }
+		if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &ch) == nil {
+			types = append(types, ch.Type)
+		}
+	}
+	want := []string{"start", "tool-output-available", "tool-output-denied", "start-step", "text-start", "text-delta", "text-end", "finish-step", "finish"}
+	if d := cmp.Diff(want, types); d != "" {
+		t.Errorf("chunk order (-want +got):\n%s\n%s", d, wire)
+	}
+	// A stream closed without a finish still closes its step first.
+	var buf bytes.Buffer
+	w := c.NewWriter(&buf, func() {}, nil)
+	_ = w.Write(chat.Event{Type: chat.EventTextDelta, Delta: "hi"})
+	_ = w.Close()
+	if s := buf.String(); !strings.Contains(s, `{"type":"finish-step"}`) || strings.Index(s, "finish-step") > strings.Index(s, `"finish"}`) {
+		t.Errorf("unfinished stream: %s", s)
+	}
 }

@@ -243,6 +243,7 @@ type writer struct {
 	w        io.Writer
 	flush    func()
 	started  bool
+	inStep   bool
 	textID   string
 	texts    int
 	calls    map[string]*callState
@@ -309,6 +310,9 @@ func (wr *writer) Write(ev chat.Event) error {
 			return err
 		}
 	}
+	if err := wr.step(ev.Type); err != nil {
+		return err
+	}
 	switch ev.Type {
 	case chat.EventRunStarted:
 		return nil
@@ -362,6 +366,32 @@ func (wr *writer) Write(ev chat.Event) error {
 	return fmt.Errorf("uistream: unknown event type %q", ev.Type)
 }
 
+// step frames the model's output in steps, as the AI SDK's server does: a
+// start-step before the first text or tool call of a step, a finish-step
+// before the finish. The outcomes of calls answered by the request (tool
+// results, denials, errors) that come before any new output come before the
+// step, as streamText sends them.
+func (wr *writer) step(t chat.EventType) error {
+	switch t {
+	case chat.EventTextDelta, chat.EventToolCallStart, chat.EventToolCallArgs, chat.EventToolCallEnd, chat.EventApprovalRequested:
+		if !wr.inStep {
+			wr.inStep = true
+			return wr.emit(chunk{Type: "start-step"})
+		}
+	case chat.EventFinish, chat.EventMessageStart:
+		return wr.finishStep()
+	}
+	return nil
+}
+
+func (wr *writer) finishStep() error {
+	if !wr.inStep {
+		return nil
+	}
+	wr.inStep = false
+	return wr.emit(chunk{Type: "finish-step"})
+}
+
 func (wr *writer) inputAvailable(ev chat.Event) error {
 	cs := wr.call(ev.ToolCallID, ev.ToolName)
 	cs.done = true
@@ -392,6 +422,9 @@ func (wr *writer) Close() error {
 	}
 	if !wr.finished && !wr.errored {
 		wr.finished = true
+		if err := wr.finishStep(); err != nil {
+			return err
+		}
 		if err := wr.emit(chunk{Type: "finish"}); err != nil {
 			return err
 		}

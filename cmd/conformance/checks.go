@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,7 +11,7 @@ import (
 	"github.com/approval-conformance-kit/ack/checks"
 )
 
-func cmdChecks(args []string, stdout, stderr io.Writer) (int, error) {
+func cmdChecks(_ context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("checks", stderr)
 	format := fs.String("format", "text", "output format: text, md or json")
 	brief := fs.Bool("brief", false, "text: one line per check (id, level, rule), without the full texts")
@@ -37,7 +38,7 @@ func cmdChecks(args []string, stdout, stderr io.Writer) (int, error) {
 		enc.SetIndent("", "  ")
 		return exitOK, enc.Encode(list)
 	}
-	return 0, usagef("checks: unknown --format %q (want text, md or json)", *format)
+	return 0, usagef("--format: unknown format %q (want text, md or json)", *format)
 }
 
 // selectChecks returns the checks named (all of them when none is), in

@@ -3,16 +3,30 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
+	"strings"
 )
 
 // errHelp is returned when -h was asked for; the usage is already printed.
 var errHelp = errors.New("help requested")
 
-// newFlags returns a flag set that reports errors instead of exiting.
+// newFlags returns a flag set that reports errors instead of exiting, and
+// whose usage is the command's: how it is called, then its flags.
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	c, _ := lookup(strings.Fields(name)[0])
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage:")
+		for _, s := range c.synopsis {
+			if strings.HasPrefix(s, "conformance "+name) {
+				fmt.Fprintf(fs.Output(), "  %s\n", s)
+			}
+		}
+		fmt.Fprintln(fs.Output(), "Flags:")
+		fs.PrintDefaults()
+	}
 	return fs
 }
 
@@ -23,7 +37,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	return nil
 }

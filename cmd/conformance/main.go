@@ -1,22 +1,27 @@
 // Command conformance certifies human-in-the-loop tool approval: it runs
-// the conformance suite against the reference runtime (or, later, any
-// implementation over HTTP) and prints a verdict per check.
+// the conformance suite against the reference runtime, a mutant of it, or
+// any implementation over HTTP, and prints a verdict per check.
 //
 // Usage:
 //
 //	conformance run [--reference | --target URL | --mutant NAME] [--tags EXPR] [--level must|should|may]
 //	                [--format pretty,json,junit,md,html,badge,journal] [--report DIR]
-//	                [--expected-failures FILE] [--shard I/N] [--scenarios DIR] [--timeout D] [--seed N]
-//	                [--concurrency N] [--denial-policy P] [--progress auto|always|never] [--godog FORMAT]
+//	                [--expected-failures FILE] [--shard I/N] [--scenarios DIR] [--timeout D] [--deadline D]
+//	                [--seed N] [--concurrency N] [--denial-policy P] [--progress auto|always|never] [--godog FORMAT]
 //	conformance report merge [--out DIR] [--expected-failures FILE] DIR...
 //	conformance serve [--addr 127.0.0.1:0] [--mutant NAME]
 //	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
-//	conformance scenario show FILE | check FILE...
+//	conformance scenario show FILE | check FILE... | from-transcript FILE [--id ID] [--conversation ID] [--out PATH]
+//	conformance lint [--format text|json] [--input-format F] [--provider P] FILE...
+//	conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]
+//	conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]
 //	conformance checks [--format text|md|json]
 //	conformance mutants [--run]
 //
 // Exit codes: 0 every MUST check passes; 1 a conformance failure; 2 a usage
-// or harness error (bad flags, a scenario that could not be run).
+// or harness error (bad flags, a scenario that could not be run, a run cut
+// short by its deadline or by a target that stopped answering); 130 a run
+// interrupted by SIGINT (Ctrl-C), 143 by SIGTERM.
 package main
 
 import (
@@ -26,6 +31,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
+	"syscall"
 )
 
 // Exit codes.
@@ -34,6 +41,54 @@ const (
 	exitFail    = 1
 	exitHarness = 2
 )
+
+// command is a subcommand of the CLI. A new command is one entry in
+// commands, its code in a file of its own.
+type command struct {
+	name    string
+	summary string
+	// synopsis is how the command is called, one line per form.
+	synopsis []string
+	run      func(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error)
+}
+
+// commands lists the subcommands in the order the help shows them (set in
+// init: the commands' own code refers to the list for its usage).
+var commands []command
+
+func init() {
+	commands = []command{
+		{"run", "run the conformance suite against a target and print a verdict per check",
+			[]string{"conformance run --reference | --target URL | --mutant NAME [flags]"}, cmdRun},
+		{"checks", "print the check catalogue",
+			[]string{"conformance checks [--format text|md|json]"}, cmdChecks},
+		{"mutants", "list the mutants of the reference the suite must catch (--run: the mutation score)",
+			[]string{"conformance mutants [--run]"}, cmdMutants},
+		{"report", "merge DIR...: combine the reports of the shards of one run (a CI matrix) into one",
+			[]string{"conformance report merge [--out DIR] [--format F] [--expected-failures FILE] DIR..."}, cmdReport},
+		{"serve", "the reference (or a mutant) behind driver protocol v1 (its URL on the first line)",
+			[]string{"conformance serve [--addr 127.0.0.1:0] [--mutant NAME] [limits]"}, cmdServe},
+		{"sim", "--script FILE: one simulator script served to your own agent over HTTP",
+			[]string{"conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P] [limits]"}, cmdSim},
+		{"scenario", "show FILE: the Gherkin a YAML scenario compiles to; check FILE...: validate scenarios; from-transcript FILE: a regression scenario",
+			[]string{"conformance scenario show FILE", "conformance scenario check FILE...", "conformance scenario from-transcript FILE [--id ID] [--conversation ID] [--out PATH]"}, cmdScenario},
+		{"lint", "FILE...: what a provider would reject, and what breaks pre-resolution, in recorded conversations",
+			[]string{"conformance lint [--format text|json] [--input-format F] [--provider P] FILE..."}, cmdLint},
+		{"record", "--upstream URL: a recording proxy in front of a model endpoint that lints every request (--refuse: answers the provider's 400 itself)",
+			[]string{"conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]"}, cmdRecord},
+		{"replay", "FILE: a recorded conversation run again against a target; the first divergence, both sides",
+			[]string{"conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]"}, cmdReplay},
+	}
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
 
 // usageError is a mistake on the command line.
 type usageError struct {
@@ -45,73 +100,129 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{msg: fmt.Sprintf(format, args...)} }
 
-const usage = `conformance: certify human-in-the-loop tool approval
+func generalUsage() string {
+	var b strings.Builder
+	b.WriteString("conformance: certify human-in-the-loop tool approval\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun \"conformance <command> -h\" for a command's flags.\n")
+	b.WriteString("Exit codes: 0 every MUST check passes, 1 a conformance failure, 2 a usage or harness error,\n130 interrupted (Ctrl-C), 143 terminated (SIGTERM).\n")
+	return b.String()
+}
 
-Commands:
-  run       run the conformance suite against a target and print a verdict per check
-  checks    print the check catalogue
-  mutants   list the mutants of the reference the suite must catch (--run: the mutation score)
-  report    merge DIR...: combine the reports of shards (a CI matrix) into one
-  serve     the reference behind driver protocol v1 (its URL on the first line)
-  sim       --script FILE: one simulator script served to your own agent over HTTP
-  scenario  show FILE: the Gherkin a YAML scenario compiles to; check FILE...: validate scenarios
+// commandUsage is the short help of one command: how it is called.
+func commandUsage(c command) string {
+	var b strings.Builder
+	b.WriteString("Usage:\n")
+	for _, s := range c.synopsis {
+		fmt.Fprintf(&b, "  %s\n", s)
+	}
+	fmt.Fprintf(&b, "Run \"conformance %s -h\" for its flags.\n", c.name)
+	return b.String()
+}
 
-Run "conformance <command> -h" for a command's flags.
-Exit codes: 0 every MUST check passes, 1 a conformance failure, 2 a usage or harness error.
-`
+// interrupt is the cause of a context ended by a signal.
+type interrupt struct{ sig os.Signal }
+
+func (i interrupt) Error() string { return "interrupted by " + signalName(i.sig) }
+
+// code is the exit code of a process ended by the signal, as shells
+// report it: 128 + the signal's number.
+func (i interrupt) code() int {
+	if s, ok := i.sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+// interrupted returns the signal that ended ctx, if one did.
+func interrupted(ctx context.Context) (interrupt, bool) {
+	var i interrupt
+	ok := errors.As(context.Cause(ctx), &i)
+	return i, ok
+}
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := notifyContext(context.Background(), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
+// notifyContext returns a context that SIGINT or SIGTERM ends, with the
+// signal as its cause; a second signal ends the process at once with the
+// signal's exit code.
+func notifyContext(parent context.Context, stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			fmt.Fprintf(stderr, "\nconformance: %s: stopping (press Ctrl-C again to quit at once)\n", signalName(sig))
+			cancel(interrupt{sig})
+		case <-done:
+			return
+		}
+		select {
+		case sig := <-sigs:
+			fmt.Fprintf(stderr, "conformance: %s again: quitting\n", signalName(sig))
+			os.Exit(interrupt{sig}.code())
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(nil)
+	}
+}
+
 // run executes a command line and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, generalUsage())
 		return exitHarness
 	}
-	var (
-		code int
-		err  error
-	)
 	switch args[0] {
-	case "run":
-		code, err = cmdRun(ctx, args[1:], stdout, stderr)
-	case "checks":
-		code, err = cmdChecks(args[1:], stdout, stderr)
-	case "mutants":
-		code, err = cmdMutants(ctx, args[1:], stdout, stderr)
-	case "report":
-		code, err = cmdReport(ctx, args[1:], stdout, stderr)
-	case "serve":
-		code, err = cmdServe(ctx, args[1:], stdout, stderr)
-	case "sim":
-		code, err = cmdSim(ctx, args[1:], stdout, stderr)
-	case "scenario":
-		code, err = cmdScenario(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, generalUsage())
 		return exitOK
-	default:
-		err = usagef("unknown command %q", args[0])
 	}
-	if err != nil {
-		var ue usageError
-		if errors.As(err, &ue) {
-			if ue.printed {
-				return exitHarness
-			}
-			fmt.Fprintf(stderr, "conformance: %v\n\n%s", err, usage)
-			return exitHarness
-		}
-		if errors.Is(err, errHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "conformance: %v\n", err)
+	c, ok := lookup(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "conformance: unknown command %q\n\n%s", args[0], generalUsage())
 		return exitHarness
 	}
-	return code
+	code, err := c.run(ctx, args[1:], stdout, stderr)
+	if err == nil {
+		return code
+	}
+	var ue usageError
+	switch {
+	case errors.Is(err, errHelp):
+		return exitOK
+	case errors.As(err, &ue):
+		if !ue.printed {
+			fmt.Fprintf(stderr, "conformance %s: %v\n\n%s", c.name, err, commandUsage(c))
+		}
+		return exitHarness
+	}
+	fmt.Fprintf(stderr, "conformance %s: %v\n", c.name, err)
+	if i, ok := interrupted(ctx); ok {
+		return i.code()
+	}
+	return exitHarness
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/approval-conformance-kit/ack/baseline"
 	"github.com/approval-conformance-kit/ack/report"
@@ -13,11 +12,14 @@ import (
 
 // cmdReport is `conformance report merge DIR...`.
 func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) (int, error) {
-	if len(args) == 0 || args[0] != "merge" {
-		return 0, usagef("report: want a subcommand: merge DIR...")
+	if len(args) == 0 {
+		return 0, usagef("want a subcommand: merge DIR...")
+	}
+	if args[0] != "merge" {
+		return 0, usagef("unknown subcommand %q (want merge)", args[0])
 	}
 	fs := newFlags("report merge", stderr)
-	out := fs.String("out", "", "the directory to write the merged report to (default: reports/<target>/<timestamp>/)")
+	out := fs.String("out", "", "the folder to write the merged report to, which must not exist or be empty (default: a new folder reports/<target>/<timestamp>/)")
 	formats := fs.String("format", "pretty,"+strings.Join(report.Formats(), ","), "comma-separated outputs, as for run")
 	expected := fs.String("expected-failures", "", "a YAML baseline applied to the merged run (stale entries show only here, once every shard is in)")
 	if err := parseArgs(fs, args[1:]); err != nil {
@@ -25,7 +27,7 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	dirs := fs.Args()
 	if len(dirs) == 0 {
-		return 0, usagef("report merge: give the report directories of the shards")
+		return 0, usagef("merge: give the report folders of every shard of the run")
 	}
 	pretty, files, err := parseFormats(*formats)
 	if err != nil {
@@ -41,10 +43,21 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return exitHarness, err
 	}
-	dir := *out
-	if dir == "" {
-		dir = report.DefaultDir(defaultReportRoot, merged.Target, time.Now())
+	dest := destination{root: defaultReportRoot, dir: *out}
+	fmt.Fprintf(stdout, "Merged %s into one run of %s.\n\n", describeShards(len(dirs)), plural(len(merged.Scenarios), "scenario", "scenarios"))
+	return deliver(stdout, merged, pretty, files, dest, base)
+}
+
+func describeShards(n int) string {
+	if n == 1 {
+		return "1 report"
 	}
-	fmt.Fprintf(stdout, "Merged %d reports.\n\n", len(dirs))
-	return deliver(stdout, merged, pretty, files, dir, base)
+	return fmt.Sprintf("the %d shards", n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

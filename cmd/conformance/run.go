@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/approval-conformance-kit/ack/provider/all"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/runner"
+	"github.com/approval-conformance-kit/ack/tagexpr"
 	"github.com/approval-conformance-kit/ack/target"
 	"github.com/approval-conformance-kit/ack/target/driverserver"
 	"github.com/approval-conformance-kit/ack/target/httptarget"
@@ -35,7 +37,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	url := fs.String("target", "", "run against an implementation over HTTP (driver protocol v1) at this URL")
 	mutant := fs.String("mutant", "", "run against a mutant of the reference (see: conformance mutants)")
 	denial := fs.String("denial-policy", "independent", "the reference's denial policy: independent or abort-remaining")
-	tags := fs.String("tags", "", `run the scenarios matching a tag expression, e.g. "@PRE-01", "~@should", "@REQ-01,@REQ-02"`)
+	tags := fs.String("tags", "", `run the scenarios matching a tag expression: "@PRE-01", "not @should", "@REQ-01 or @REQ-02", "@agent and not @should" (godog's "~@should", "@REQ-01,@REQ-02", "&&" too)`)
 	level := fs.String("level", "must", "the lowest check level required to pass: must (default), should (a SHOULD warning fails the run) or may")
 	formats := fs.String("format", formatPretty, "comma-separated outputs: pretty (the summary on stdout), "+strings.Join(report.Formats(), ", ")+", or all")
 	reportRoot := fs.String("report", "", "write the report files to DIR/<target>/<timestamp>/ (every file format unless --format says)")
@@ -43,6 +45,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	shardFlag := fs.String("shard", "", "run the I-th of N disjoint parts of the suite, e.g. 2/4 (merge the reports with: conformance report merge)")
 	scenDirs := fs.String("scenarios", "", "comma-separated directories of more YAML scenarios to run with the built-in ones")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit of each step that waits on the target")
+	deadline := fs.Duration("deadline", 0, "time limit of the whole run (0: none); a run past it stops, is reported as interrupted and exits 2")
 	seed := fs.Int64("seed", 0, "shuffle the scenarios with this seed (0: file order)")
 	concurrency := fs.Int("concurrency", 1, "scenarios to run at once")
 	progress := fs.String("progress", "auto", "a progress line on stderr: auto (when stderr is a terminal), always or never")
@@ -61,6 +64,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	if *timeout <= 0 {
 		return 0, usagef("--timeout: must be positive")
+	}
+	if *deadline < 0 {
+		return 0, usagef("--deadline: must not be negative")
 	}
 	formatSet := flagSet(fs, "format")
 	pretty, files, err := parseFormats(*formats)
@@ -90,6 +96,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			return exitHarness, fmt.Errorf("--expected-failures: %w", err)
 		}
 	}
+	if len(files) > 0 {
+		// Found now, not after the whole run.
+		if err := report.CheckRoot(root); err != nil {
+			return exitHarness, fmt.Errorf("--report: %w", err)
+		}
+	}
 
 	opts := runner.Options{
 		Tags:        *tags,
@@ -114,7 +126,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		}
 	}
 	if chosen != 1 {
-		return 0, usagef("run: say which target, once: --reference, --target URL or --mutant NAME")
+		return 0, usagef("say which target, once: --reference, --target URL or --mutant NAME")
 	}
 	var tgt target.Target
 	if *ref || *mutant != "" {
@@ -160,25 +172,41 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		line = &progressLine{w: stderr, tty: tty, counts: map[report.Verdict]int{}}
 		opts.Progress = line.update
 	}
+	if *deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, *deadline, fmt.Errorf("the run's deadline passed (--deadline %s)", *deadline))
+		defer cancel()
+	}
 	res, err := runner.Run(ctx, opts)
 	if line != nil {
 		line.end()
 	}
+	var terr *tagexpr.Error
+	if errors.As(err, &terr) {
+		return 0, describeFlagErr("tags", err)
+	}
 	if err != nil {
 		return exitHarness, err
 	}
-
-	dir := ""
-	if len(files) > 0 {
-		dir = report.DefaultDir(root, res.Target, res.Started)
+	code, err := deliver(stdout, res, pretty, files, destination{root: root}, base)
+	if res.Interrupted != "" {
+		fmt.Fprintf(stderr, "conformance run: %s: %d scenario(s) finished, %d not run; the results are partial and marked interrupted\n", res.Interrupted, len(res.Scenarios), res.NotRun)
+		code = exitHarness
+		if i, ok := interrupted(ctx); ok {
+			code = i.code()
+		}
 	}
-	return deliver(stdout, res, pretty, files, dir, base)
+	return code, err
 }
 
+// destination is where report files go: a folder of their own under
+// root (root/<target>/<timestamp>), or the folder dir.
+type destination struct{ root, dir string }
+
 // deliver prints the summary (and the baseline's outcome), writes the report
-// files to dir, and returns the exit code: the baseline's when there is
-// one, the run's otherwise.
-func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, dir string, base *baseline.File) (int, error) {
+// files, and returns the exit code: the baseline's when there is one, the
+// run's otherwise.
+func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, dest destination, base *baseline.File) (int, error) {
 	var outcome *baseline.Outcome
 	if base != nil {
 		outcome = baseline.Apply(base, res)
@@ -192,9 +220,18 @@ func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, dir
 		}
 	}
 	if len(files) > 0 {
-		written, err := report.WriteDir(dir, res, files...)
+		dir := dest.dir
+		var (
+			written []string
+			err     error
+		)
+		if dir != "" {
+			written, err = report.WriteDir(dir, res, files...)
+		} else {
+			dir, written, err = report.WriteNew(dest.root, res, files...)
+		}
 		if err != nil {
-			return exitHarness, fmt.Errorf("write the report: %w", err)
+			return exitHarness, err
 		}
 		fmt.Fprintf(stdout, "\nReport: %s (%s)\n", dir, strings.Join(baseNames(written), ", "))
 	}
@@ -318,7 +355,8 @@ func progressWanted(mode string, stderr io.Writer) (show, tty bool, err error) {
 	return false, false, usagef("--progress: unknown mode %q (want auto, always or never)", mode)
 }
 
-// progressEvery is how often a log (not a terminal) gets a progress line.
+// progressEvery is the most scenarios a log (not a terminal) goes
+// without a progress line; it gets one each tenth of the run at least.
 const progressEvery = 25
 
 // progressLine shows progress on stderr after each scenario.
@@ -330,7 +368,7 @@ type progressLine struct {
 	drawn  bool
 }
 
-func (p *progressLine) update(done int, last report.Scenario) {
+func (p *progressLine) update(done, total int, last report.Scenario) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.counts[last.Verdict]++
@@ -344,13 +382,15 @@ func (p *progressLine) update(done int, last report.Scenario) {
 	if r := []rune(name); len(r) > 50 {
 		name = string(r[:49]) + "…"
 	}
+	width := len(fmt.Sprint(total))
 	if !p.tty {
-		if done%progressEvery == 0 {
-			fmt.Fprintf(p.w, "%4d scenarios: %s\n", done, strings.Join(parts, ", "))
+		every := max(1, min(progressEvery, total/10))
+		if done%every == 0 || done == total {
+			fmt.Fprintf(p.w, "%*d/%d scenarios: %s\n", width, done, total, strings.Join(parts, ", "))
 		}
 		return
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K%4d scenarios: %s | %s", done, strings.Join(parts, ", "), name)
+	fmt.Fprintf(p.w, "\r\x1b[K%*d/%d scenarios: %s | %s", width, done, total, strings.Join(parts, ", "), name)
 	p.drawn = true
 }
 

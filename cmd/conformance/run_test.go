@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/approval-conformance-kit/ack/report"
 )
 
 // reportDir returns the one report directory a run wrote under root.
@@ -205,6 +209,93 @@ func TestActionUsesRealFlags(t *testing.T) {
 	for _, m := range used {
 		if !strings.Contains(help, "  -"+m[1]+" ") && !strings.Contains(help, "  -"+m[1]+"\n") {
 			t.Errorf("action.yml passes --%s, which conformance run does not define", m[1])
+		}
+	}
+}
+
+// Two runs of one target in the same second keep both reports: each set
+// has a folder of its own.
+func TestReportsOfRunsInTheSameSecondAreKept(t *testing.T) {
+	root := t.TempDir()
+	code, out, errOut := runCLI("run", "--reference", "--tags", "@PRE-01", "--format", "json", "--report", root)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	first := reportDir(t, root)
+	// A second run in the same second: the timestamp's folder is taken.
+	r, err := report.ReadJSON(filepath.Join(first, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := deliver(io.Discard, r, false, []string{"json"}, destination{root: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(root, "*", "*"))
+	if len(dirs) != 2 || dirs[1] != first+"-2" {
+		t.Fatalf("report folders %v, want %s and %s-2", dirs, first, first)
+	}
+	if ids := scenarioIDs(t, first); len(ids) == 0 {
+		t.Error("the first report was lost")
+	}
+}
+
+// An unwritable --report is found before the run, not after it.
+func TestUnwritableReportFolderIsFoundFirst(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	code := run(context.Background(), []string{"run", "--reference", "--report", filepath.Join(file, "reports"), "--progress", "always"}, io.Discard, &progress)
+	if code != exitHarness || !strings.Contains(progress.String(), "--report") || strings.Contains(progress.String(), "scenarios:") {
+		t.Errorf("exit %d, stderr:\n%s", code, progress.String())
+	}
+}
+
+// The progress line counts against the total, and a log gets it even for
+// a run of a few scenarios.
+func TestProgressShowsTheTotal(t *testing.T) {
+	code, _, errOut := runCLI("run", "--reference", "--tags", "@PRE-01", "--progress", "always")
+	last := regexp.MustCompile(`(?m)^(\d+)/(\d+) scenarios: (\d+) pass\n\z`).FindStringSubmatch(errOut)
+	if code != exitOK || last == nil || last[1] != last[2] || last[1] != last[3] || strings.Count(errOut, "/"+last[2]+" scenarios") < 5 {
+		t.Errorf("exit %d, progress:\n%s", code, errOut)
+	}
+}
+
+// A usage error shows the command's usage, not the general help.
+func TestUsageErrorShowsTheCommandsUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run"}, "conformance run --reference | --target URL"},
+		{[]string{"run", "--reference", "--tags", "@PRE-01 &&"}, "conformance run --reference | --target URL"},
+		{[]string{"run", "--reference", "--tags", ","}, "conformance run --reference | --target URL"},
+		{[]string{"report", "merge"}, "conformance report merge [--out DIR]"},
+		{[]string{"scenario", "frob"}, "conformance scenario check FILE..."},
+		{[]string{"checks", "--format", "pdf"}, "conformance checks [--format"},
+	} {
+		code, _, errOut := runCLI(c.args...)
+		if code != exitHarness || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "Commands:") {
+			t.Errorf("%v: exit %d, stderr:\n%s", c.args, code, errOut)
+		}
+		if strings.Count(errOut, "conformance "+c.args[0]+": ") != 1 {
+			t.Errorf("%v: the error is not said once, by its command:\n%s", c.args, errOut)
+		}
+	}
+}
+
+// report merge refuses a set that is not every shard of one run, once.
+func TestMergeRefusesAnIncompleteSet(t *testing.T) {
+	tmp := t.TempDir()
+	a := filepath.Join(tmp, "a")
+	if code, out, errOut := runCLI("run", "--reference", "--tags", "@PRE-01,@DEN-01", "--shard", "1/2", "--format", "json", "--report", a); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, dirs := range [][]string{{reportDir(t, a)}, {reportDir(t, a), reportDir(t, a)}} {
+		code, out, errOut := runCLI(append([]string{"report", "merge", "--out", filepath.Join(tmp, "m")}, dirs...)...)
+		if code != exitHarness || strings.Contains(out, "PASS") || !strings.Contains(errOut, "shard") {
+			t.Errorf("merge %d dirs: exit %d\n%s\n%s", len(dirs), code, out, errOut)
 		}
 	}
 }

@@ -14,13 +14,13 @@ import (
 // scenario compiles to) and `conformance scenario check FILE...`.
 func cmdScenario(_ context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
-		return 0, usagef("scenario: want a subcommand: show FILE, or check FILE...")
+		return 0, usagef("want a subcommand: show FILE, check FILE..., or from-transcript FILE")
 	}
 	sub, files := args[0], args[1:]
 	switch sub {
 	case "show":
 		if len(files) != 1 {
-			return 0, usagef("scenario show: give one YAML file")
+			return 0, usagef("show: give one YAML file")
 		}
 		f, err := loadScenario(files[0])
 		if err != nil {
@@ -34,7 +34,7 @@ func cmdScenario(_ context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitOK, err
 	case "check":
 		if len(files) == 0 {
-			return 0, usagef("scenario check: give YAML files")
+			return 0, usagef("check: give YAML files")
 		}
 		code := exitOK
 		for _, name := range files {
@@ -56,8 +56,10 @@ func cmdScenario(_ context.Context, args []string, stdout, stderr io.Writer) (in
 			fmt.Fprintf(stdout, "%s: ok (%s)\n", name, f.ID)
 		}
 		return code, nil
+	case "from-transcript":
+		return cmdFromTranscript(files, stdout, stderr)
 	}
-	return 0, usagef("scenario: unknown subcommand %q (want show or check)", sub)
+	return 0, usagef("unknown subcommand %q (want show, check or from-transcript)", sub)
 }
 
 func loadScenario(name string) (*scenario.File, error) {

@@ -55,6 +55,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	fmt.Fprintln(stdout, srv.URL)
 	fmt.Fprintf(stderr, "serving the %s over driver protocol v1 at %s (Ctrl-C to stop)\n", describe(*mutant), srv.URL)
 	<-ctx.Done()
+	fmt.Fprintf(stderr, "stopped (%v)\n", context.Cause(ctx))
 	if err := srv.Close(); err != nil {
 		return exitHarness, err
 	}
@@ -79,7 +80,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	if *file == "" {
-		return 0, usagef("sim: --script FILE is required")
+		return 0, usagef("--script FILE is required")
 	}
 	data, err := os.ReadFile(*file)
 	if err != nil {
@@ -111,6 +112,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	fmt.Fprintln(stdout, base)
 	fmt.Fprintf(stderr, "serving %s (%d turns, %s) at %s (Ctrl-C to stop)\n", *file, len(script.Turns), sim.Profile(), base)
 	<-ctx.Done()
+	fmt.Fprintf(stderr, "stopped (%v)\n", context.Cause(ctx))
 	_ = srv.Close()
 	probs := sim.Problems()
 	fmt.Fprintf(stdout, "%d model call(s), %d turn(s) left\n", sim.Calls(), sim.Remaining())

@@ -62,6 +62,10 @@ type block struct {
 }
 
 type tool struct {
+	// Type is empty or "custom" for a tool the client runs; otherwise a
+	// versioned server or client tool of Anthropic's ("web_search_20250305",
+	// "bash_20250124", a toolset ...).
+	Type        string          `json:"type,omitempty"`
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema"`
@@ -187,10 +191,17 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 	}
 	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.AnthropicMessages}, Stream: r.Stream, IncludeUsage: true}
 	for i, t := range r.Tools {
-		if t.Name == "" {
-			return nil, fmt.Errorf("tools[%d].name: missing", i)
+		switch {
+		case t.Type == "" || t.Type == "custom":
+			if t.Name == "" {
+				return nil, fmt.Errorf("tools[%d].name: missing", i)
+			}
+			d.Request.Tools = append(d.Request.Tools, llm.ToolDef{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		case t.Name != "":
+			d.Request.Tools = append(d.Request.Tools, llm.ToolDef{Name: t.Name, ProviderExecuted: true})
+		default: // a toolset: its members have no name of their own here
+			d.Request.Tools = append(d.Request.Tools, llm.ToolDef{Name: t.Type, ProviderExecuted: true})
 		}
-		d.Request.Tools = append(d.Request.Tools, llm.ToolDef{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
 	}
 	msgs := &d.Request.Messages
 	if len(r.System) > 0 {
@@ -201,12 +212,25 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		*msgs = append(*msgs, model.SystemText(s))
 	}
 	for i, m := range r.Messages {
-		if m.Role != "user" && m.Role != "assistant" {
+		if m.Role != "user" && m.Role != "assistant" && m.Role != "system" {
 			return nil, fmt.Errorf("messages[%d].role: unknown role %q", i, m.Role)
 		}
 		bs, err := contentBlocks(m.Content)
 		if err != nil {
 			return nil, fmt.Errorf("messages[%d].content: %w", i, err)
+		}
+		if m.Role == "system" {
+			// A system message within the conversation (the AI SDK sends
+			// one for a system message that is not first): its text.
+			text := ""
+			for _, b := range bs {
+				if b.Type == "text" && b.Text != nil {
+					text += *b.Text
+				}
+			}
+			*msgs = append(*msgs, model.SystemText(text))
+			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "system", Canonical: len(*msgs) - 1})
+			continue
 		}
 		entry := wire.Entry{Role: m.Role, Canonical: len(*msgs)}
 		var cur *model.Message

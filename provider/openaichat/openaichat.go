@@ -64,6 +64,14 @@ type toolCall struct {
 		Name      string `json:"name,omitempty"`
 		Arguments string `json:"arguments"`
 	} `json:"function"`
+	// Custom is the call of a custom tool (type custom): free-form text
+	// input, no JSON arguments.
+	Custom *customCall `json:"custom,omitempty"`
+}
+
+type customCall struct {
+	Name  string `json:"name"`
+	Input string `json:"input"`
 }
 
 type tool struct {
@@ -73,6 +81,12 @@ type tool struct {
 		Description string          `json:"description,omitempty"`
 		Parameters  json.RawMessage `json:"parameters,omitempty"`
 	} `json:"function"`
+	// Custom is a custom tool (type custom): a name, a description and an
+	// input format, the input being free-form text.
+	Custom *struct {
+		Name        string `json:"name"`
+		Description string `json:"description,omitempty"`
+	} `json:"custom,omitempty"`
 }
 
 func str(s string) json.RawMessage {
@@ -169,10 +183,11 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.OpenAIChat}, Stream: r.Stream,
 		IncludeUsage: r.StreamOptions != nil && r.StreamOptions.IncludeUsage}
 	for i, t := range r.Tools {
-		if t.Function.Name == "" {
-			return nil, fmt.Errorf("tools[%d].function.name: missing", i)
+		def, err := toolDef(t)
+		if err != nil {
+			return nil, fmt.Errorf("tools[%d].%w", i, err)
 		}
-		d.Request.Tools = append(d.Request.Tools, llm.ToolDef{Name: t.Function.Name, Description: t.Function.Description, InputSchema: t.Function.Parameters})
+		d.Request.Tools = append(d.Request.Tools, def)
 	}
 	msgs := &d.Request.Messages
 	for i, m := range r.Messages {
@@ -198,14 +213,11 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 				if tc.ID == "" {
 					return nil, fmt.Errorf("messages[%d].tool_calls[%d].id: missing", i, j)
 				}
-				if tc.Function.Name == "" {
-					return nil, fmt.Errorf("messages[%d].tool_calls[%d].function.name: missing", i, j)
-				}
-				input, err := provider.ValidJSON(json.RawMessage(tc.Function.Arguments), fmt.Sprintf("messages[%d].tool_calls[%d].function.arguments", i, j))
+				call, err := callPart(tc, fmt.Sprintf("messages[%d].tool_calls[%d]", i, j))
 				if err != nil {
 					return nil, err
 				}
-				am.Content = append(am.Content, model.ToolCall(tc.ID, tc.Function.Name, input))
+				am.Content = append(am.Content, call)
 				entry.Calls = append(entry.Calls, tc.ID)
 			}
 			*msgs = append(*msgs, am)
@@ -226,6 +238,45 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		}
 	}
 	return d, nil
+}
+
+// toolDef reads a tool: a function (JSON Schema parameters) or a custom
+// tool (free-form input), as the API and the openai client's
+// ChatCompletionTool union have them.
+func toolDef(t tool) (llm.ToolDef, error) {
+	switch t.Type {
+	case "function", "":
+		if t.Function.Name == "" {
+			return llm.ToolDef{}, errors.New("function.name: missing")
+		}
+		return llm.ToolDef{Name: t.Function.Name, Description: t.Function.Description, InputSchema: t.Function.Parameters}, nil
+	case "custom":
+		if t.Custom == nil || t.Custom.Name == "" {
+			return llm.ToolDef{}, errors.New("custom.name: missing")
+		}
+		return llm.ToolDef{Name: t.Custom.Name, Description: t.Custom.Description}, nil
+	}
+	return llm.ToolDef{}, fmt.Errorf("type: unknown tool type %q (want function or custom)", t.Type)
+}
+
+// callPart reads an assistant message's tool call: a function call with
+// JSON arguments, or a custom tool call, whose free-form input becomes a
+// JSON string.
+func callPart(tc toolCall, field string) (model.Part, error) {
+	if tc.Type == "custom" {
+		if tc.Custom == nil || tc.Custom.Name == "" {
+			return model.Part{}, fmt.Errorf("%s.custom.name: missing", field)
+		}
+		return model.ToolCall(tc.ID, tc.Custom.Name, str(tc.Custom.Input)), nil
+	}
+	if tc.Function.Name == "" {
+		return model.Part{}, fmt.Errorf("%s.function.name: missing", field)
+	}
+	input, err := provider.ValidJSON(json.RawMessage(tc.Function.Arguments), field+".function.arguments")
+	if err != nil {
+		return model.Part{}, err
+	}
+	return model.ToolCall(tc.ID, tc.Function.Name, input), nil
 }
 
 type completion struct {

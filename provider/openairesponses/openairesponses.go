@@ -40,34 +40,46 @@ func (Codec) Profile() wire.Profile { return wire.OpenAIResponses }
 func (Codec) Path() string { return "/responses" }
 
 type request struct {
-	Model  string `json:"model"`
-	Input  input  `json:"input"`
-	Tools  []tool `json:"tools,omitempty"`
-	Stream bool   `json:"stream,omitempty"`
+	Model string `json:"model"`
+	// Instructions is a system prompt beside the input (a string).
+	Instructions json.RawMessage `json:"instructions,omitempty"`
+	Input        input           `json:"input"`
+	Tools        []tool          `json:"tools,omitempty"`
+	Stream       bool            `json:"stream,omitempty"`
+	// Conversation names a conversation of the Conversations API, whose
+	// items the provider would put before the input.
+	Conversation json.RawMessage `json:"conversation,omitempty"`
 }
 
 type tool struct {
 	Type        string          `json:"type"`
-	Name        string          `json:"name"`
+	Name        string          `json:"name,omitempty"`
 	Description string          `json:"description,omitempty"`
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	// ServerLabel names the server of an mcp tool.
+	ServerLabel string `json:"server_label,omitempty"`
 }
 
 // item is an input or output item.
 type item struct {
-	Type              string          `json:"type,omitempty"`
-	ID                string          `json:"id,omitempty"`
-	Role              string          `json:"role,omitempty"`
-	Status            string          `json:"status,omitempty"`
-	Content           json.RawMessage `json:"content,omitempty"`
-	CallID            string          `json:"call_id,omitempty"`
-	Name              string          `json:"name,omitempty"`
-	Arguments         *string         `json:"arguments,omitempty"`
-	Output            *string         `json:"output,omitempty"`
-	ServerLabel       string          `json:"server_label,omitempty"`
-	ApprovalRequestID string          `json:"approval_request_id,omitempty"`
-	Approve           *bool           `json:"approve,omitempty"`
-	Reason            string          `json:"reason,omitempty"`
+	Type      string          `json:"type,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Role      string          `json:"role,omitempty"`
+	Status    string          `json:"status,omitempty"`
+	Content   json.RawMessage `json:"content,omitempty"`
+	CallID    string          `json:"call_id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Arguments *string         `json:"arguments,omitempty"`
+	// Output is a function or custom tool call's output (a string, or a
+	// list of input_text, input_image and input_file parts) or an
+	// mcp_call's output (a string).
+	Output json.RawMessage `json:"output,omitempty"`
+	// Input is a custom tool call's free-form input.
+	Input             *string `json:"input,omitempty"`
+	ServerLabel       string  `json:"server_label,omitempty"`
+	ApprovalRequestID string  `json:"approval_request_id,omitempty"`
+	Approve           *bool   `json:"approve,omitempty"`
+	Reason            string  `json:"reason,omitempty"`
 }
 
 type contentPart struct {
@@ -77,6 +89,23 @@ type contentPart struct {
 }
 
 func strp(s string) *string { return &s }
+
+// rawString is s as a JSON string.
+func rawString(s string) json.RawMessage {
+	b, _ := json.Marshal(s) // a string always marshals
+	return b
+}
+
+// outputText reads an output: a string, or the text of a list of content
+// parts (images and files carry no text). ok is false when the output is
+// missing or null.
+func outputText(raw json.RawMessage) (text string, ok bool, err error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false, nil
+	}
+	text, err = itemText(raw)
+	return text, true, err
+}
 
 // input is the request's input: a list of items, or a string (one user
 // message).
@@ -145,7 +174,7 @@ func (Codec) EncodeRequest(req *llm.Request, stream bool) ([]byte, error) {
 			for _, p := range m.Content {
 				switch {
 				case p.Type == model.PartToolResult && !p.ProviderExecuted:
-					r.Input = append(r.Input, item{Type: "function_call_output", CallID: p.ToolCallID, Output: strp(provider.OutputText(p.Output))})
+					r.Input = append(r.Input, item{Type: "function_call_output", CallID: p.ToolCallID, Output: rawString(provider.OutputText(p.Output))})
 				case p.Type == model.PartToolApprovalResponse && p.ProviderExecuted:
 					approve := p.Approved
 					r.Input = append(r.Input, item{Type: "mcp_approval_response", ApprovalRequestID: p.ApprovalID, Approve: &approve, Reason: p.Reason})
@@ -176,23 +205,38 @@ func itemText(raw json.RawMessage) (string, error) {
 
 // DecodeRequest implements provider.Codec: items in a row of one kind join
 // one canonical message (assistant items into an assistant message, outputs
-// and approval responses into a tool message).
+// and approval responses into a tool message); instructions come first, as
+// a system message. Every input item type the API and its clients have is
+// accepted (the openai client's ResponseInputItem union); items the
+// provider keeps for itself (reasoning, hosted tool calls, compaction) have
+// no canonical form and keep only their place in the view.
 func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 	var r request
 	if err := json.Unmarshal(body, &r); err != nil {
 		return nil, fmt.Errorf("request body: %w", err)
+	}
+	if len(r.Conversation) > 0 && string(r.Conversation) != "null" {
+		return nil, errors.New("conversation: the simulator keeps no conversations of the Conversations API; send the input whole, or continue a response by previous_response_id")
 	}
 	if r.Input == nil {
 		return nil, errors.New("input: missing")
 	}
 	d := &provider.Decoded{Request: &llm.Request{}, View: wire.View{Profile: wire.OpenAIResponses}, Stream: r.Stream, IncludeUsage: true}
 	for i, t := range r.Tools {
-		if t.Name == "" {
-			return nil, fmt.Errorf("tools[%d].name: missing", i)
+		def, err := toolDef(t)
+		if err != nil {
+			return nil, fmt.Errorf("tools[%d].%w", i, err)
 		}
-		d.Request.Tools = append(d.Request.Tools, llm.ToolDef{Name: t.Name, Description: t.Description, InputSchema: t.Parameters})
+		d.Request.Tools = append(d.Request.Tools, def)
 	}
 	msgs := &d.Request.Messages
+	if len(r.Instructions) > 0 && string(r.Instructions) != "null" {
+		var text string
+		if err := json.Unmarshal(r.Instructions, &text); err != nil {
+			return nil, errors.New("instructions: want a string")
+		}
+		*msgs = append(*msgs, model.SystemText(text))
+	}
 	into := func(role model.Role) int {
 		if n := len(*msgs); n > 0 && (*msgs)[n-1].Role == role && (role == model.RoleAssistant || role == model.RoleTool) {
 			return n - 1
@@ -206,53 +250,63 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		if typ == "" && it.Role != "" {
 			typ = "message"
 		}
+		entry := wire.Entry{Role: typ, Canonical: -1}
 		switch typ {
 		case "message":
 			text, err := itemText(it.Content)
 			if err != nil {
 				return nil, fmt.Errorf("%s.content: %w", field, err)
 			}
-			var at int
 			switch it.Role {
 			case "user":
 				*msgs = append(*msgs, model.UserText(text))
-				at = len(*msgs) - 1
+				entry.Canonical = len(*msgs) - 1
 			case "system", "developer":
 				*msgs = append(*msgs, model.SystemText(text))
-				at = len(*msgs) - 1
+				entry.Canonical = len(*msgs) - 1
 			case "assistant":
-				at = into(model.RoleAssistant)
-				(*msgs)[at].Content = append((*msgs)[at].Content, model.Text(text))
+				entry.Canonical = into(model.RoleAssistant)
+				(*msgs)[entry.Canonical].Content = append((*msgs)[entry.Canonical].Content, model.Text(text))
 			default:
 				return nil, fmt.Errorf("%s.role: unknown role %q", field, it.Role)
 			}
-			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "message", Canonical: at})
-		case "function_call":
+		case "function_call", "custom_tool_call":
 			if it.CallID == "" || it.Name == "" {
-				return nil, fmt.Errorf("%s: a function_call needs call_id and name", field)
+				return nil, fmt.Errorf("%s: a %s needs call_id and name", field, typ)
 			}
-			args := ""
-			if it.Arguments != nil {
-				args = *it.Arguments
+			var input json.RawMessage
+			if typ == "custom_tool_call" {
+				if it.Input == nil {
+					return nil, fmt.Errorf("%s.input: missing", field)
+				}
+				input = rawString(*it.Input) // free-form text
+			} else {
+				args := ""
+				if it.Arguments != nil {
+					args = *it.Arguments
+				}
+				var err error
+				if input, err = provider.ValidJSON(json.RawMessage(args), field+".arguments"); err != nil {
+					return nil, err
+				}
 			}
-			input, err := provider.ValidJSON(json.RawMessage(args), field+".arguments")
-			if err != nil {
-				return nil, err
-			}
-			at := into(model.RoleAssistant)
-			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolCall(it.CallID, it.Name, input))
-			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "function_call", Calls: []string{it.CallID}, Canonical: at})
-		case "function_call_output":
+			entry.Canonical = into(model.RoleAssistant)
+			(*msgs)[entry.Canonical].Content = append((*msgs)[entry.Canonical].Content, model.ToolCall(it.CallID, it.Name, input))
+			entry.Calls = []string{it.CallID}
+		case "function_call_output", "custom_tool_call_output":
 			if it.CallID == "" {
 				return nil, fmt.Errorf("%s.call_id: missing", field)
 			}
-			out := ""
-			if it.Output != nil {
-				out = *it.Output
+			out, ok, err := outputText(it.Output)
+			if err != nil {
+				return nil, fmt.Errorf("%s.output: %w", field, err)
 			}
-			at := into(model.RoleTool)
-			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolResult(it.CallID, provider.CallName(*msgs, it.CallID), provider.OutputFromText(out, false)))
-			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "function_call_output", Results: []wire.Result{{ID: it.CallID, Canonical: at}}, Canonical: at})
+			if !ok {
+				return nil, MissingParameter(field + ".output")
+			}
+			entry.Canonical = into(model.RoleTool)
+			(*msgs)[entry.Canonical].Content = append((*msgs)[entry.Canonical].Content, model.ToolResult(it.CallID, provider.CallName(*msgs, it.CallID), provider.OutputFromText(out, false)))
+			entry.Results = []wire.Result{{ID: it.CallID, Canonical: entry.Canonical}}
 		case "mcp_approval_request":
 			if it.ID == "" || it.Name == "" {
 				return nil, fmt.Errorf("%s: an mcp_approval_request needs id and name", field)
@@ -265,28 +319,71 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 			if err != nil {
 				return nil, err
 			}
-			at := into(model.RoleAssistant)
+			entry.Canonical = into(model.RoleAssistant)
 			call := model.ToolCall(it.ID, it.Name, input)
 			call.ProviderExecuted = true
 			req := model.ApprovalRequest(it.ID, it.ID)
 			req.ProviderExecuted = true
-			(*msgs)[at].Content = append((*msgs)[at].Content, call, req)
+			(*msgs)[entry.Canonical].Content = append((*msgs)[entry.Canonical].Content, call, req)
 		case "mcp_approval_response":
 			if it.ApprovalRequestID == "" || it.Approve == nil {
 				return nil, fmt.Errorf("%s: an mcp_approval_response needs approval_request_id and approve", field)
 			}
-			at := into(model.RoleTool)
+			entry.Canonical = into(model.RoleTool)
 			resp := model.ApprovalResponse(it.ApprovalRequestID, *it.Approve, it.Reason)
 			resp.ProviderExecuted = true
-			(*msgs)[at].Content = append((*msgs)[at].Content, resp)
-			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "mcp_approval_response", Canonical: at})
-		case "reasoning", "mcp_call", "mcp_list_tools", "web_search_call", "file_search_call":
-			// Items the provider keeps for itself.
+			(*msgs)[entry.Canonical].Content = append((*msgs)[entry.Canonical].Content, resp)
+		case "reasoning", "compaction", "compaction_trigger", "configuration_update", "additional_tools",
+			"mcp_call", "mcp_list_tools", "web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call",
+			"tool_search_call", "tool_search_output", "program", "program_output",
+			"computer_call", "computer_call_output", "local_shell_call", "local_shell_call_output",
+			"shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output":
+			// Items the provider keeps for itself, and the calls of its
+			// built-in client tools, which approval scenarios never use:
+			// accepted, with no canonical form.
+		case "item_reference":
+			return nil, fmt.Errorf("%s: an item_reference the store did not resolve (the simulator resolves them per conversation)", field)
 		default:
 			return nil, fmt.Errorf("%s.type: unknown item type %q", field, it.Type)
 		}
+		d.View.Entries = append(d.View.Entries, entry)
 	}
 	return d, nil
+}
+
+// toolDef reads a tool. A function or custom tool needs a name; an mcp
+// tool its server label; the provider's built-in tools (web_search,
+// file_search, code_interpreter, image_generation, computer use, shell,
+// apply_patch, tool_search ...) are named by their type. Tools the
+// provider runs are marked so.
+func toolDef(t tool) (llm.ToolDef, error) {
+	switch t.Type {
+	case "function", "":
+		if t.Name == "" {
+			return llm.ToolDef{}, errors.New("name: missing")
+		}
+		return llm.ToolDef{Name: t.Name, Description: t.Description, InputSchema: t.Parameters}, nil
+	case "custom":
+		if t.Name == "" {
+			return llm.ToolDef{}, errors.New("name: missing")
+		}
+		return llm.ToolDef{Name: t.Name, Description: t.Description}, nil
+	case "mcp":
+		if t.ServerLabel == "" {
+			return llm.ToolDef{}, errors.New("server_label: missing")
+		}
+		return llm.ToolDef{Name: t.ServerLabel, ProviderExecuted: true, ServerLabel: t.ServerLabel}, nil
+	}
+	return llm.ToolDef{Name: t.Type, ProviderExecuted: true}, nil
+}
+
+// MissingParameter is the provider's answer to a request without a
+// required field (the OpenAI envelope with param and code; seen for a
+// function_call_output without its output).
+func MissingParameter(param string) *llm.APIError {
+	msg := fmt.Sprintf("Missing required parameter: '%s'.", param)
+	code := "missing_required_parameter"
+	return &llm.APIError{Status: 400, Type: "invalid_request_error", Message: msg, Body: []byte(wire.OpenAIErrorBody(msg, "invalid_request_error", &param, &code))}
 }
 
 type response struct {
@@ -327,7 +424,14 @@ func outputItems(parts []model.Part) []item {
 			out = append(out, item{Type: "mcp_approval_request", ID: p.ApprovalID, Name: c.ToolName, Arguments: strp(string(c.Input)), ServerLabel: ServerLabel})
 			delete(calls, p.ToolCallID)
 		case p.Type == model.PartToolResult && p.ProviderExecuted:
-			out = append(out, item{Type: "mcp_call", ID: p.ToolCallID, Name: p.ToolName, Arguments: strp("{}"), Output: strp(provider.OutputText(p.Output)), ServerLabel: ServerLabel})
+			args := "{}"
+			if c, ok := calls[p.ToolCallID]; ok && len(c.Input) > 0 {
+				args = string(c.Input)
+			}
+			// As the API reports a finished MCP call: with its status and,
+			// after an approval, the approval request it ran on.
+			out = append(out, item{Type: "mcp_call", ID: p.ToolCallID, Name: p.ToolName, Arguments: strp(args), Output: rawString(provider.OutputText(p.Output)),
+				ServerLabel: ServerLabel, Status: "completed", ApprovalRequestID: p.ApprovalID})
 		}
 	}
 	return out
@@ -387,9 +491,9 @@ func contentOf(items []item, r *response) ([]model.Part, string, error) {
 			req.ProviderExecuted = true
 			parts = append(parts, call, req)
 		case "mcp_call":
-			out := ""
-			if it.Output != nil {
-				out = *it.Output
+			out, _, err := outputText(it.Output)
+			if err != nil {
+				return nil, "", fmt.Errorf("output[%d].output: %w", j, err)
 			}
 			res := model.ToolResult(it.ID, it.Name, provider.OutputFromText(out, false))
 			res.ProviderExecuted = true

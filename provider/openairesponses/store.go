@@ -93,6 +93,12 @@ func (s *Store) Resolve(body []byte) ([]byte, error) {
 	if err != nil {
 		return body, nil
 	}
+	if env.PreviousResponseID != "" {
+		// The provider names input items as sent, before the chain.
+		if err := missingOutput(items); err != nil {
+			return nil, err
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []json.RawMessage
@@ -124,6 +130,25 @@ func (s *Store) Resolve(body []byte) ([]byte, error) {
 	fields["input"], _ = json.Marshal(out) // raw JSON values always marshal
 	delete(fields, "previous_response_id")
 	return json.Marshal(fields)
+}
+
+// missingOutput finds a call output without its output among items as
+// sent, with the provider's answer.
+func missingOutput(items []json.RawMessage) *ResolveError {
+	for i, raw := range items {
+		var it struct {
+			Type   string          `json:"type"`
+			Output json.RawMessage `json:"output"`
+		}
+		if json.Unmarshal(raw, &it) != nil || (it.Type != "function_call_output" && it.Type != "custom_tool_call_output") {
+			continue
+		}
+		if len(it.Output) == 0 || string(it.Output) == "null" {
+			e := MissingParameter(fmt.Sprintf("input[%d].output", i))
+			return &ResolveError{Status: e.Status, Message: e.Message, Body: e.Body}
+		}
+	}
+	return nil
 }
 
 // Keep records the reply to a request: request is the body as Resolve

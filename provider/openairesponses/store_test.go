@@ -282,3 +282,27 @@ func FuzzKeepStream(f *testing.F) {
 		_ = openairesponses.NewStore().KeepStream([]byte(`{"input":"x"}`), stream)
 	})
 }
+
+// A continuation by previous_response_id with an output missing its output
+// gets the provider's 400, naming the item as sent (before the chain).
+func TestChainedMissingOutputNamesTheItemAsSent(t *testing.T) {
+	s := openairesponses.NewStore()
+	reqBody := []byte(`{"model":"m","input":"delete a"}`)
+	out, err := openairesponses.Codec{}.EncodeResponse(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Keep(reqBody, out); err != nil {
+		t.Fatal(err)
+	}
+	var resp struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(out, &resp)
+	_, err = s.Resolve([]byte(`{"model":"m","previous_response_id":"` + resp.ID + `","input":[{"type":"function_call_output","call_id":"call_1","output":"ok"},{"type":"function_call_output","call_id":"call_9"}]}`))
+	var re *openairesponses.ResolveError
+	want := `{"error":{"message":"Missing required parameter: 'input[1].output'.","type":"invalid_request_error","param":"input[1].output","code":"missing_required_parameter"}}`
+	if !errors.As(err, &re) || re.Status != 400 || string(re.Body) != want {
+		t.Fatalf("err = %v (%+v), want the provider's 400 %s", err, re, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os/exec"
 	"slices"
 	"strings"
@@ -17,26 +18,37 @@ import (
 
 // approvalScript is a whole approval conversation: the model calls two
 // tools; the continuation must carry call_1's result and call_2's denial
-// with its reason, and no approval part.
-func approvalScript(p wire.Profile) simulator.Script {
+// with its reason, and no approval part. With mcp, the model also asks to
+// run a hosted MCP tool, whose approval the continuation must forward.
+func approvalScript(p wire.Profile, mcp bool) simulator.Script {
 	reason := "keep b"
-	return simulator.Script{Provider: p, Turns: []simulator.Turn{
-		{Reply: simulator.Reply{Text: "Deleting both.", ChunkSize: 3, Usage: llm.Usage{InputTokens: 9, OutputTokens: 4}, ToolCalls: []simulator.ToolCall{
-			{ID: "call_1", Name: "deleteFile", Input: json.RawMessage(`{"path":"/a"}`)},
-			{ID: "call_2", Name: "deleteFile", Input: json.RawMessage(`{"path":"/b"}`)},
-		}}},
-		{Expect: &simulator.Expect{NoApprovalParts: true, Results: []simulator.ResultExpect{
-			{ToolCallID: "call_1", Type: "json", Value: json.RawMessage(`{"deleted":"/a"}`)},
-			{ToolCallID: "call_2", Type: "execution-denied", Reason: &reason},
-		}}, Reply: simulator.Reply{Text: "Deleted a; kept b.", Usage: llm.Usage{InputTokens: 20, OutputTokens: 5}}},
+	first := simulator.Reply{Text: "Deleting both.", ChunkSize: 3, Usage: llm.Usage{InputTokens: 9, OutputTokens: 4}, ToolCalls: []simulator.ToolCall{
+		{ID: "call_1", Name: "deleteFile", Input: json.RawMessage(`{"path":"/a"}`)},
+		{ID: "call_2", Name: "deleteFile", Input: json.RawMessage(`{"path":"/b"}`)},
 	}}
+	expect := &simulator.Expect{NoApprovalParts: true, Results: []simulator.ResultExpect{
+		{ToolCallID: "call_1", Type: "json", Value: json.RawMessage(`{"deleted":"/a"}`)},
+		{ToolCallID: "call_2", Type: "execution-denied", Reason: &reason},
+	}}
+	second := simulator.Reply{Text: "Deleted a; kept b.", Usage: llm.Usage{InputTokens: 20, OutputTokens: 5}}
+	if mcp {
+		first.ToolCalls = append(first.ToolCalls, simulator.ToolCall{ID: "mcp_1", Name: "search_docs", Input: json.RawMessage(`{"q":"delete"}`), ProviderExecuted: true, ApprovalID: "mcpr_1"})
+		expect.ProviderApprovals = []simulator.ProviderApprovalExpect{{ApprovalID: "mcpr_1", Approved: true}}
+		expect.Tools = []string{"docs", "deleteFile"}
+		second.ProviderResults = []simulator.ProviderResult{{ToolCallID: "mcp_1", Name: "search_docs", Output: json.RawMessage(`{"hits":1}`), ApprovalID: "mcpr_1"}}
+	}
+	return simulator.Script{Provider: p, Turns: []simulator.Turn{{Reply: first}, {Expect: expect, Reply: second}}}
 }
 
 type approvalCase struct {
+	SDK     string `json:"sdk"`
 	Format  string `json:"format"`
 	BaseURL string `json:"baseURL"`
 	Stream  bool   `json:"stream"`
-	Result  *struct {
+	MCP     bool   `json:"mcp,omitempty"`
+	// Warnings are what the SDK warned of during the conversation.
+	Warnings []string `json:"warnings,omitempty"`
+	Result   *struct {
 		First struct {
 			Text         string `json:"text"`
 			FinishReason string `json:"finishReason"`
@@ -55,29 +67,40 @@ type approvalCase struct {
 	Error string `json:"error"`
 }
 
-// The Vercel AI SDK runs a whole approval conversation against the
-// simulator in every format, generate and stream: it reads the tool calls,
-// asks for approval, and sends a continuation the simulator accepts (the
-// approved call's result, the denial with its reason, every call
-// answered, as the provider's own rules require).
+// The Vercel AI SDK (7, and 6 with its own providers) runs a whole
+// approval conversation against the simulator in every format, generate
+// and stream: it reads the tool calls, asks for approval, and sends a
+// continuation the simulator accepts (the approved call's result, the
+// denial with its reason, every call answered, as the provider's own rules
+// require). AI SDK 7 on Responses also approves a hosted MCP tool (ai 6's
+// MCP tool never asks), with the approval request named by item_reference
+// as its store default makes it.
 func TestAISDKApprovalConversation(t *testing.T) {
 	node := nodeBinary(t)
+	requireModules(t, "ai-v6", "@ai-sdk/openai-v3", "@ai-sdk/anthropic-v3")
 	srv := server(t)
 	var cases []approvalCase
 	sims := map[string]*simulator.Model{}
-	for _, p := range wire.Profiles {
-		for _, stream := range []bool{false, true} {
-			sim, err := simulator.New(approvalScript(p))
-			if err != nil {
-				t.Fatal(err)
+	for _, sdk := range []string{"ai7", "ai6"} {
+		for _, p := range wire.Profiles {
+			for _, stream := range []bool{false, true} {
+				for _, mcp := range []bool{false, true} {
+					if mcp && (p != wire.OpenAIResponses || sdk != "ai7") {
+						continue
+					}
+					sim, err := simulator.New(approvalScript(p, mcp))
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("approval-%s-%s-%v-%v", sdk, p, stream, mcp)
+					base, err := srv.Add(name, sim)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sims[base] = sim
+					cases = append(cases, approvalCase{SDK: sdk, Format: string(p), BaseURL: base, Stream: stream, MCP: mcp})
+				}
 			}
-			name := fmt.Sprintf("approval-%s-%v", p, stream)
-			base, err := srv.Add(name, sim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sims[base] = sim
-			cases = append(cases, approvalCase{Format: string(p), BaseURL: base, Stream: stream})
 		}
 	}
 	arg, err := json.Marshal(cases)
@@ -101,8 +124,11 @@ func TestAISDKApprovalConversation(t *testing.T) {
 		t.Fatalf("%d results for %d cases", len(got), len(cases))
 	}
 	for _, c := range got {
-		name := fmt.Sprintf("AI SDK on %s (stream %v)", c.Format, c.Stream)
+		name := fmt.Sprintf("AI SDK %s on %s (stream %v, mcp %v)", c.SDK, c.Format, c.Stream, c.MCP)
 		sim := sims[c.BaseURL]
+		if len(c.Warnings) > 0 {
+			t.Logf("%s: the SDK warned: %v", name, c.Warnings)
+		}
 		if c.Error != "" || c.Result == nil {
 			t.Errorf("%s: %s\nsimulator problems: %v\njournal: %s", name, c.Error, sim.Problems(), journalWire(sim))
 			continue
@@ -111,9 +137,18 @@ func TestAISDKApprovalConversation(t *testing.T) {
 		if r.First.Text != "Deleting both." || r.First.FinishReason != llm.FinishToolCalls {
 			t.Errorf("%s: first turn %q, finish %q", name, r.First.Text, r.First.FinishReason)
 		}
-		if len(r.First.Approvals) != 2 || r.First.Approvals[0].ToolCallID != "call_1" || r.First.Approvals[1].ToolCallID != "call_2" ||
-			r.First.Approvals[0].ToolName != "deleteFile" || string(r.First.Approvals[1].Input) != `{"path":"/b"}` {
-			t.Errorf("%s: approval requests %+v", name, r.First.Approvals)
+		// The SDK lists the provider's approval requests and its own in an
+		// order of its choosing.
+		got := map[string]string{}
+		for _, a := range r.First.Approvals {
+			got[a.ToolCallID] = a.ToolName + " " + string(a.Input)
+		}
+		want := map[string]string{"call_1": `deleteFile {"path":"/a"}`, "call_2": `deleteFile {"path":"/b"}`}
+		if c.MCP {
+			want["mcpr_1"] = `mcp.search_docs {"q":"delete"}`
+		}
+		if len(r.First.Approvals) != len(want) || !maps.Equal(got, want) {
+			t.Errorf("%s: approval requests %v, want %v", name, got, want)
 		}
 		if !slices.Equal(r.Executed, []string{"/a"}) {
 			t.Errorf("%s: executed %v, want only the approved /a", name, r.Executed)

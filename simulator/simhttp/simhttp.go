@@ -181,6 +181,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	dec, err := codec.DecodeRequest(request)
+	var refused *llm.APIError
+	if errors.As(err, &refused) { // the provider's own answer to a malformed request
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(refused.Status)
+		_, _ = w.Write(refused.Body)
+		return
+	}
 	if err != nil {
 		msg := fmt.Sprintf("simulator: the %s request does not decode: %v", codec.Profile(), err)
 		m.Refused("", body, http.StatusBadRequest, string(codec.ErrorBody(http.StatusBadRequest, "invalid_request_error", msg)), msg)

@@ -95,6 +95,10 @@ func TestGoMessagesFitTheSchemas(t *testing.T) {
 	fits(t, "tool-output-request", driver.ToolOutputRequest{ToolCallID: "c1", Output: json.RawMessage(`{"ok":true}`)})
 	fits(t, "action-result", target.ActionResult{})
 	fits(t, "action-result", target.ActionResult{Refused: true, Error: "an approval is pending"})
+	fits(t, "action-result", target.ActionResult{Queued: true})
+	fits(t, "info", target.Info{Name: "chat-only", Version: "1", Roles: []string{target.RoleClient}, Features: target.Features{
+		ClientProtocols: []string{chat.ProtocolUIMessageStream}, ClientStates: []chat.ToolState{chat.InputStreaming, chat.OutputAvailable}}})
+	fits(t, "info", []byte(`{"name":"chat-only","version":"1","roles":["client"],"features":{"clientProtocols":["ui-message-stream"]}}`))
 	fits(t, "wait-request", driver.WaitRequest{Until: target.UntilApprovalRequested, ToolCallID: "c1", OrIdle: true, TimeoutMs: 5000})
 	fits(t, "wait-request", driver.WaitRequest{Until: target.UntilIdle})
 	yes := true
@@ -104,7 +108,7 @@ func TestGoMessagesFitTheSchemas(t *testing.T) {
 			Input: json.RawMessage(`{"path":"/a"}`), State: chat.ApprovalResponded,
 			History:  []chat.ToolState{chat.InputComplete, chat.ApprovalRequested, chat.ApprovalResponded},
 			Approval: &chat.Approval{ID: "approval_A", Approved: &yes}}}},
-	}})
+	}, Queued: []chat.Message{{ID: "m3", Role: "user", Parts: []chat.Part{{Type: chat.PartText, Text: "never mind"}}}}})
 	fits(t, "execute-callback-result", driver.ExecuteResult{Output: json.RawMessage(`{"ok":true}`)})
 	fits(t, "execute-callback-result", driver.ExecuteResult{Error: "disk on fire"})
 	no := false
@@ -113,6 +117,21 @@ func TestGoMessagesFitTheSchemas(t *testing.T) {
 	rec := httptest.NewRecorder()
 	driver.WriteError(rec, http.StatusBadRequest, "BadRequest", "tools[%d].name: missing", 0)
 	fits(t, "error", rec.Body.Bytes())
+}
+
+// The schemas refuse what the protocol forbids: an agent that leaves out
+// its agent features, a client state with an unknown field.
+func TestSchemasRefuse(t *testing.T) {
+	for _, tc := range []struct{ schema, body string }{
+		{"info", `{"name":"a","version":"1","roles":["agent"],"features":{"clientProtocols":["ui-message-stream"]}}`},
+		{"info", `{"name":"a","version":"1","roles":["client"],"features":{"clientStates":["thinking"]}}`},
+		{"client-state", `{"busy":false,"messages":[],"queued":[{"role":"user"}]}`},
+		{"action-result", `{"refused":false,"queued":"yes"}`},
+	} {
+		if err := schema(t, tc.schema).Validate([]byte(tc.body)); err == nil {
+			t.Errorf("%s.schema.json accepts %s", tc.schema, tc.body)
+		}
+	}
 }
 
 // recorder keeps the bodies of the callbacks the driver server makes, and

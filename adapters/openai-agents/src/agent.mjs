@@ -1,0 +1,245 @@
+// The agent role: one driver protocol turn is one run() of the SDK, which
+// ends with a final output or with interruptions (calls waiting for
+// approval). The run state travels in the turn answer's `state` (the
+// adapter declares resumeState): it is RunState.toString() as JSON, and the
+// next turn of the conversation resumes from it with RunState.fromString,
+// state.approve / state.reject for each answer, and run(agent, state), as
+// the SDK's docs tell applications to.
+
+import { NotExpressible, CanonicalError, approvalIdOf, toCanonicalEvents, toCanonicalMessages, toInputItems } from "./items.mjs";
+import { canonicalModel } from "./canonical-model.mjs";
+import { postJSON } from "./http.mjs";
+
+const MODEL_ID = "ack-simulated";
+
+// The SDK's own text for a denial without a message
+// (runner/approvalRejection.mjs, TOOL_APPROVAL_REJECTION_MESSAGE).
+const DENIAL_TEXT = "Tool execution was not approved.";
+
+const errorCodes = [
+  ["ToolCallError", "ToolExecution"],
+  ["ToolTimeoutError", "ToolExecution"],
+  ["InvalidToolOutputError", "ToolExecution"],
+  ["ModelBehaviorError", "Model"],
+  ["ModelRefusalError", "Model"],
+  ["ModelTimeoutError", "Model"],
+];
+
+/** turnError maps an error the SDK threw to a turn error. */
+export function turnError(sdk, e) {
+  let code = "Other";
+  for (const [cls, c] of errorCodes) {
+    if (sdk[cls] && e instanceof sdk[cls]) {
+      code = c;
+      break;
+    }
+  }
+  // The openai client's errors: the provider answered an error, or could not be reached.
+  if (code === "Other" && sdk.OpenAI && (e instanceof sdk.OpenAI.APIError)) code = "Model";
+  let message = e instanceof Error ? e.message : String(e);
+  if (e?.cause instanceof Error) message += ` (cause: ${e.cause.message})`;
+  return { code, message, sdkError: e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e) };
+}
+
+/** Runner runs turns with one installed SDK version. */
+export class Runner {
+  constructor({ sdk }) {
+    this.sdk = sdk;
+  }
+
+  model(endpoint) {
+    const { OpenAI, OpenAIChatCompletionsModel, OpenAIResponsesModel } = this.sdk;
+    const client = () => new OpenAI({ baseURL: endpoint.baseURL, apiKey: "sk-ack", maxRetries: 0 });
+    switch (endpoint.api) {
+      case "openai-chat":
+        return new OpenAIChatCompletionsModel(client(), MODEL_ID);
+      case "openai-responses":
+        return new OpenAIResponsesModel(client(), MODEL_ID);
+      case "canonical":
+        return canonicalModel(this.sdk, endpoint.baseURL);
+    }
+    return undefined;
+  }
+
+  // policy asks the harness whether a call needs approval. The SDK gives a
+  // policy the run context, the input and the call id, not the
+  // conversation: the conversation is what the application put into the
+  // run context (context.messages), as the turn began.
+  policy(t) {
+    return async (runContext, input, callId) => {
+      const messages = runContext?.context?.messages ?? [];
+      const r = await postJSON(t.policyURL, { toolCallId: callId, input: input ?? null, messages });
+      if (typeof r.error === "string") throw new Error(r.error);
+      if (typeof r.needsApproval !== "boolean") throw new Error("policy callback: needsApproval is not a boolean");
+      return r.needsApproval;
+    };
+  }
+
+  tools(req) {
+    const { tool, hostedMcpTool } = this.sdk;
+    if (req.toolkit !== "provided") return [];
+    return (req.tools ?? []).map((t) => {
+      if (t.providerExecuted) {
+        if (req.model.api !== "openai-responses" && req.model.api !== "canonical") {
+          throw new NotExpressible(`the hosted tool ${t.name} has no form on ${req.model.api}: the SDK's hosted MCP tool runs on OpenAI's Responses API (or a model of the application's own) only`);
+        }
+        // The kit names a server by its label; the URL the SDK requires is a
+        // placeholder no one calls (the simulator plays the provider).
+        const label = t.serverLabel || t.name;
+        return hostedMcpTool({ serverLabel: label, serverUrl: `https://${encodeURIComponent(label)}.mcp.invalid/`, requireApproval: "always" });
+      }
+      const def = {
+        name: t.name,
+        description: t.description ?? "",
+        parameters: t.inputSchema ?? { type: "object" },
+        strict: false,
+        needsApproval: t.approval === "always" ? true : t.approval === "dynamic" ? this.policy(t) : false,
+        execute: async (input, _ctx, details) => {
+          const r = await postJSON(t.executeURL, { toolCallId: details?.toolCall?.callId, input: input ?? null }, details?.signal);
+          if (typeof r.error === "string") throw new Error(r.error);
+          return r.output;
+        },
+      };
+      return tool(def);
+    });
+  }
+
+  async turn(req) {
+    try {
+      return await this.run(req);
+    } catch (e) {
+      if (e instanceof NotExpressible) return { error: { code: "NotExpressible", message: e.message } };
+      throw e;
+    }
+  }
+
+  async run(req) {
+    const { Agent, RunState, RunResult, run } = this.sdk;
+    const policy = req.options?.denialPolicy;
+    if (policy && policy !== "independent") {
+      throw new NotExpressible(`denial policy ${policy}: the SDK decides each call on its own answer (independent) only`);
+    }
+    const model = this.model(req.model);
+    if (!model) throw new NotExpressible(`model API ${req.model.api} is not one this adapter points the SDK at`);
+    if (!Array.isArray(req.messages)) return { error: { code: "InvalidMessages", message: "messages: not an array" } };
+    const agent = new Agent({ name: "ack-agent", model, tools: this.tools(req) });
+    const options = { context: { messages: req.messages } };
+    if (req.options?.maxSteps > 0) options.maxTurns = req.options.maxSteps;
+
+    let input;
+    let before = [];
+    if (req.state != null) {
+      let state;
+      try {
+        state = await RunState.fromString(agent, JSON.stringify(req.state));
+      } catch (e) {
+        // The SDK refuses a state whose pending call names a tool the agent
+        // no longer has (UserError "Tool X not found", runState.mjs), and a
+        // state it cannot read.
+        const code = /^(MCP )?[Tt]ool .* not found$/.test(e?.message ?? "") ? "ToolNotFound" : "InvalidApproval";
+        return { error: { code, message: `the SDK refused the run state: ${e.message}`, sdkError: `${e.constructor?.name}: ${e.message}` } };
+      }
+      if (state.getInterruptions().length > 0) {
+        this.answer(state, req.messages);
+        before = new RunResult(state).newItems.slice();
+        input = state;
+      }
+    }
+    input ??= toInputItems(req.messages, DENIAL_TEXT);
+
+    if (req.mode === "stream") {
+      const events = [];
+      let result;
+      try {
+        result = await run(agent, input, { ...options, stream: true });
+        for await (const ev of result) {
+          if (ev.type === "raw_model_stream_event" && ev.data?.type === "output_text_delta") {
+            events.push({ type: "text-delta", text: ev.data.delta });
+          } else if (ev.type === "run_item_stream_event") {
+            events.push(...toCanonicalEvents(ev.item));
+          }
+        }
+        await result.completed;
+        if (result.error) throw result.error;
+      } catch (e) {
+        if (e instanceof CanonicalError || e instanceof NotExpressible) throw e;
+        const error = turnError(this.sdk, e);
+        return { error, events: [...events, { type: "error", code: error.code, message: error.message }] };
+      }
+      // The run's stream ended: the SDK's finish of the turn.
+      const answer = this.answerOf(result, before);
+      return { ...answer, events: [...events, { type: "finish", finishReason: answer.finishReason }] };
+    }
+    let result;
+    try {
+      result = await run(agent, input, options);
+    } catch (e) {
+      if (e instanceof CanonicalError || e instanceof NotExpressible) throw e;
+      return { error: turnError(this.sdk, e) };
+    }
+    return this.answerOf(result, before);
+  }
+
+  // answer applies the answers of a turn to the interruptions of the state
+  // it resumes. The answers are the messages after the last assistant
+  // message; the SDK takes nothing else with a RunState (run() takes input
+  // items or a state, never both), and an answer is an approve or reject
+  // of one interruption, so anything else has no form in the SDK.
+  answer(state, messages) {
+    let last = -1;
+    messages.forEach((m, i) => {
+      if (m?.role === "assistant") last = i;
+    });
+    const interruptions = state.getInterruptions();
+    let answered = 0;
+    for (const [i, m] of messages.entries()) {
+      if (i <= last) continue;
+      if (m?.role !== "tool" || !Array.isArray(m.content)) {
+        throw new NotExpressible(`messages[${i}]: a ${m?.role} message beside answers to a paused run: the SDK resumes a RunState with approvals only (run() takes input items or a state, never both)`);
+      }
+      for (const [j, p] of m.content.entries()) {
+        const where = `messages[${i}].content[${j}]`;
+        if (p?.type !== "tool-approval-response") {
+          throw new NotExpressible(`${where}: a ${p?.type} part beside answers to a paused run: the SDK resumes a RunState with approvals only`);
+        }
+        if (typeof p.approvalId !== "string" || typeof p.approved !== "boolean" || (p.reason !== undefined && typeof p.reason !== "string")) {
+          throw new NotExpressible(`${where}: a malformed answer (approvalId ${JSON.stringify(p.approvalId)}, approved ${JSON.stringify(p.approved)}): the SDK's answer is a call of state.approve or state.reject on an interruption`);
+        }
+        const item = interruptions.find((it) => approvalIdOf(it) === p.approvalId);
+        if (!item) {
+          throw new NotExpressible(`${where}: the answer to ${JSON.stringify(p.approvalId)} matches none of the run state's interruptions: the SDK's answers are state.approve or state.reject of an interruption`);
+        }
+        if (p.approved) state.approve(item);
+        else state.reject(item, p.reason !== undefined ? { message: p.reason } : undefined);
+        answered++;
+      }
+    }
+    if (answered === 0) {
+      throw new NotExpressible("a turn that resumes a paused run without answering any of its approvals: the SDK resumes a RunState with approvals only");
+    }
+  }
+
+  // answerOf is the turn answer of a finished run: the messages of the items
+  // the run made in this turn (a resumed run's result lists the items of
+  // the turns before too), the finish reason, and the state to resume from.
+  answerOf(result, before) {
+    const seen = new Map();
+    for (const it of before) {
+      const k = JSON.stringify([it.type, it.rawItem]);
+      seen.set(k, (seen.get(k) ?? 0) + 1);
+    }
+    const items = result.newItems.filter((it) => {
+      const k = JSON.stringify([it.type, it.rawItem]);
+      const n = seen.get(k) ?? 0;
+      if (n === 0) return true;
+      seen.set(k, n - 1);
+      return false;
+    });
+    const interrupted = result.interruptions?.length > 0;
+    return {
+      messages: toCanonicalMessages(items),
+      finishReason: interrupted ? "tool-calls" : "stop",
+      state: JSON.parse(result.state.toString()),
+    };
+  }
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/approval-conformance-kit/ack/lint"
+	"github.com/approval-conformance-kit/ack/regression"
+	"github.com/approval-conformance-kit/ack/transcript"
+	"github.com/approval-conformance-kit/ack/wire"
+)
+
+// cmdFromTranscript is `conformance scenario from-transcript FILE`: a YAML
+// regression scenario that reproduces a recorded conversation and asserts
+// what went wrong in it. Exit 0 written, 1 nothing went wrong, 2 a file
+// that cannot be read.
+func cmdFromTranscript(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("scenario from-transcript", stderr)
+	id := fs.String("id", "", "the scenario's id (default: regression-<the file's name>)")
+	only := fs.String("conversation", "", "the conversation of a journal to reproduce (default: the first that went wrong)")
+	out := fs.String("out", "-", "where to write: a file, a directory (the file is <id>.yaml), or - for stdout")
+	input := fs.String("input-format", "auto", "the file's format (see conformance lint)")
+	profile := fs.String("provider", "openai-chat", "the provider for conversations that have none of their own")
+	files, err := parseWithFiles(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(files) != 1 {
+		return 0, usagef("from-transcript: give one transcript")
+	}
+	in, err := transcript.ParseFormat(*input)
+	if err != nil {
+		return 0, usagef("from-transcript: --input-format: %v", err)
+	}
+	p, err := wire.ParseProfile(*profile)
+	if err != nil {
+		return 0, describeFlagErr("provider", err)
+	}
+	name := files[0]
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return exitHarness, err
+	}
+	res, err := lint.Read(strings.NewReader(string(data)), lint.Options{Format: in, Profile: p})
+	if err != nil {
+		return exitHarness, fmt.Errorf("%s: %w", name, err)
+	}
+	convs, err := transcript.ReadConversations(strings.NewReader(string(data)), transcript.Options{Format: in, Profile: p})
+	if err != nil {
+		return exitHarness, fmt.Errorf("%s: %w", name, err)
+	}
+	var src *regression.Source
+	for _, c := range convs {
+		if *only != "" && c.ID != *only {
+			continue
+		}
+		s := regression.Source{File: name, Conversation: c, Single: len(convs) == 1}
+		for _, f := range res.Findings {
+			if len(convs) == 1 || f.Scenario == c.ID || f.Conversation == c.ID {
+				s.Findings = append(s.Findings, f)
+			}
+		}
+		if len(s.Findings) > 0 || *only != "" {
+			src = &s
+			break
+		}
+	}
+	if src == nil && *only != "" {
+		return exitHarness, fmt.Errorf("%s: no conversation %q", name, *only)
+	}
+	if src == nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, regression.ErrNothingWrong)
+		return exitFail, nil
+	}
+	yaml, err := regression.Scenario(*src, regression.Options{ID: *id})
+	if errors.Is(err, regression.ErrNothingWrong) {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return exitFail, nil
+	}
+	if err != nil {
+		return exitHarness, err
+	}
+	if *out == "-" {
+		_, err = stdout.Write(yaml)
+		return exitOK, err
+	}
+	path := *out
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, scenarioIDOf(yaml)+".yaml")
+	}
+	if err := os.WriteFile(path, yaml, 0o644); err != nil {
+		return exitHarness, err
+	}
+	fmt.Fprintf(stdout, "%s: written (run it: conformance run --scenarios %s)\n", path, filepath.Dir(path))
+	return exitOK, nil
+}
+
+// scenarioIDOf reads the id line the writer puts first.
+func scenarioIDOf(yaml []byte) string {
+	for _, line := range strings.Split(string(yaml), "\n") {
+		if v, ok := strings.CutPrefix(line, "id: "); ok {
+			return strings.Trim(v, `"'`)
+		}
+	}
+	return "regression"
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFromTranscriptCommand: the scenario written from the late-resolution
+// mutant's journal is accepted by scenario check, fails on that mutant and
+// passes on the reference; a clean transcript gives no scenario.
+func TestFromTranscriptCommand(t *testing.T) {
+	dir := t.TempDir()
+	journal := lintData + "journal/broken-late-resolution.jsonl"
+	id := "pre_resolution.feature: an approved call runs before the model is called, and the prompt holds its result (generate)"
+	code, out, errOut := runCLI("scenario", "from-transcript", journal, "--conversation", id, "--id", "late-resolution-repro", "--out", dir)
+	path := filepath.Join(dir, "late-resolution-repro.yaml")
+	if code != exitOK || !strings.Contains(out, path+": written") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"id: late-resolution-repro", "checks: [REQ-01, PRE-01, WIRE-01]", "tags: [regression]", "say: delete /a", "approve: [call_1]", "results: [{call: call_1}]",
+		"#     openai-chat answered HTTP 400: An assistant message with 'tool_calls' must be followed by tool messages"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the scenario lacks %q:\n%s", want, data)
+		}
+	}
+	if code, out, errOut := runCLI("scenario", "check", path); code != exitOK || !strings.Contains(out, "ok (late-resolution-repro)") {
+		t.Fatalf("scenario check: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, _ := runCLI("run", "--mutant", "late-resolution", "--scenarios", dir, "--tags", "@regression"); code != exitFail || !strings.Contains(out, "FAIL") {
+		t.Fatalf("on the mutant: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runCLI("run", "--reference", "--scenarios", dir, "--tags", "@regression"); code != exitOK {
+		t.Fatalf("on the reference: exit %d\n%s", code, out)
+	}
+	code, _, errOut = runCLI("scenario", "from-transcript", lintData+"openai-chat/clean-approved.json")
+	if code != exitFail || !strings.Contains(errOut, "nothing for a regression scenario to assert") {
+		t.Fatalf("clean transcript: exit %d %s", code, errOut)
+	}
+	code, out, _ = runCLI("scenario", "from-transcript", lintData+"anthropic-messages/broken-dangling-after-denial.json")
+	if code != exitOK || !strings.HasPrefix(out, "# Regression scenario written by conformance scenario from-transcript from broken-dangling-after-denial.json") || !strings.Contains(out, "errorOrDenial: {call: toolu_01WQfwh7MJKmV9YfsFiJ4zxx, code: MissingToolResults}") {
+		t.Fatalf("to stdout: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,551 @@
+// Package record is a recording proxy in front of a model endpoint: an SDK
+// (or a whole staging environment) points its base URL at the proxy, which
+// forwards every request to the upstream and its answer back unchanged,
+// JSON and server-sent events alike, journals every exchange, and lints
+// every request as it passes (package lint). With Refuse set, a request the
+// provider would reject is answered with the provider's exact HTTP 400 and
+// never reaches the upstream.
+//
+// Routes are told by the path's end: /chat/completions (OpenAI Chat
+// Completions), /responses (OpenAI Responses), /messages (Anthropic
+// Messages) and /canonical (the kit's canonical model API). Other requests
+// are forwarded without a record.
+//
+// The journal is JSON lines, one per exchange, in the shape of the
+// simulator's journal entries (call, mode, wire, verdict, status, reply,
+// errorBody) with the proxy's own fields (exchange, conversation, api,
+// path, time, response, findings): conformance lint, replay and scenario
+// from-transcript read it. Exchanges are grouped into conversations by an
+// X-Ack-Conversation header, by an OpenAI Responses previous_response_id,
+// or by their prompts: a request whose prompt extends an earlier one's, on
+// the same endpoint, continues its conversation.
+package record
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/approval-conformance-kit/ack/lint"
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/provider"
+	"github.com/approval-conformance-kit/ack/simulator"
+	"github.com/approval-conformance-kit/ack/transcript"
+	"github.com/approval-conformance-kit/ack/wire"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxBody     = provider.MaxRequestBody
+	DefaultMaxResponse = 32 << 20
+	// ConversationHeader names a request's conversation explicitly.
+	ConversationHeader = "X-Ack-Conversation"
+	// keptConversations bounds the conversations remembered for grouping.
+	keptConversations = 1024
+)
+
+// Verdicts of an exchange.
+const (
+	// VerdictOK: the upstream answered 2xx.
+	VerdictOK = "ok"
+	// VerdictViolation: the request breaks a provider rule and was forwarded.
+	VerdictViolation = "violation"
+	// VerdictRefused: the request breaks a provider rule and the proxy
+	// answered the provider's error itself.
+	VerdictRefused = "refused"
+	// VerdictError: the upstream answered an error.
+	VerdictError = "error"
+	// VerdictUnreachable: the upstream could not be reached.
+	VerdictUnreachable = "upstream-error"
+)
+
+// Options configure a Proxy.
+type Options struct {
+	// Upstream is the model endpoint's base URL; a request's path is
+	// appended to its path.
+	Upstream string
+	// Journal receives one JSON line per exchange.
+	Journal io.Writer
+	// Refuse answers a request the provider would reject with the
+	// provider's exact error, without forwarding it.
+	Refuse bool
+	// Profile is the provider whose rules apply to the canonical model
+	// API's requests (openai-chat if empty).
+	Profile wire.Profile
+	// MaxBody bounds a request body; MaxResponse bounds what of a response
+	// is journaled (the client still gets all of it).
+	MaxBody, MaxResponse int64
+	// Transport reaches the upstream (http.DefaultTransport if nil).
+	Transport http.RoundTripper
+	// OnExchange, when set, is called with each exchange once journaled.
+	OnExchange func(Entry)
+}
+
+// Entry is one journaled exchange.
+type Entry struct {
+	Exchange     int       `json:"exchange"`
+	Conversation string    `json:"conversation"`
+	Call         int       `json:"call"`
+	Time         time.Time `json:"time"`
+	API          string    `json:"api"`
+	Path         string    `json:"path"`
+	Mode         string    `json:"mode"`
+	// Wire is the request body (a JSON string when it is not JSON).
+	Wire  json.RawMessage `json:"wire"`
+	Tools []string        `json:"tools,omitempty"`
+	// Verdict is ok, violation, refused, error or upstream-error.
+	Verdict    string `json:"verdict"`
+	Status     int    `json:"status"`
+	DurationMs int64  `json:"durationMs"`
+	// Reply is the model's reply, decoded (for replay).
+	Reply *simulator.Reply `json:"reply,omitempty"`
+	// ErrorBody is an error answer's body.
+	ErrorBody string `json:"errorBody,omitempty"`
+	// Response is the answer as received: JSON, or the text of the event
+	// stream; Truncated says it was cut at MaxResponse.
+	Response  json.RawMessage `json:"response,omitempty"`
+	Truncated bool            `json:"truncated,omitempty"`
+	// Findings are what lint found in the request.
+	Findings []lint.Finding `json:"findings,omitempty"`
+	// Note says why the reply could not be decoded, if it could not.
+	Note string `json:"note,omitempty"`
+}
+
+// Proxy is the recording proxy, an http.Handler.
+type Proxy struct {
+	opts     Options
+	upstream *url.URL
+	rp       *httputil.ReverseProxy
+
+	mu        sync.Mutex
+	exchanges int
+	convs     []*conversation
+	byResp    map[string]*conversation
+	named     map[string]*conversation
+	journalMu sync.Mutex
+}
+
+// conversation is what grouping remembers of one conversation.
+type conversation struct {
+	id    string
+	path  string // the endpoint it speaks to
+	calls int
+	// prefix is the fingerprints of its last prompt and reply.
+	prefix []uint64
+}
+
+// New returns a proxy to opts.Upstream.
+func New(opts Options) (*Proxy, error) {
+	u, err := url.Parse(opts.Upstream)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("record: upstream %q is not an http(s) URL", opts.Upstream)
+	}
+	if opts.Journal == nil {
+		opts.Journal = io.Discard
+	}
+	if opts.Profile == "" {
+		opts.Profile = wire.OpenAIChat
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.MaxResponse <= 0 {
+		opts.MaxResponse = DefaultMaxResponse
+	}
+	p := &Proxy{opts: opts, upstream: u, byResp: map[string]*conversation{}, named: map[string]*conversation{}}
+	p.rp = &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(u)
+			r.Out.Host = u.Host
+		},
+		FlushInterval: -1, // streams pass event by event
+		Transport:     opts.Transport,
+		ModifyResponse: func(resp *http.Response) error {
+			if ex, ok := resp.Request.Context().Value(exchangeKey{}).(*exchange); ok {
+				ex.status = resp.StatusCode
+				ex.stream = strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+				resp.Body = &tee{ReadCloser: resp.Body, ex: ex, p: p}
+			}
+			return nil
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
+			body := []byte(fmt.Sprintf("record: the upstream %s cannot be reached: %v", u.Redacted(), err))
+			if ex != nil {
+				body = ex.codec.ErrorBody(http.StatusBadGateway, "api_error", string(body))
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadGateway)
+			_, _ = w.Write(body)
+			if ex != nil {
+				ex.entry.Verdict, ex.entry.Status, ex.entry.ErrorBody = VerdictUnreachable, http.StatusBadGateway, string(body)
+				p.finish(ex)
+			}
+		},
+	}
+	return p, nil
+}
+
+type exchangeKey struct{}
+
+func contextWith(r *http.Request, ex *exchange) context.Context {
+	return context.WithValue(r.Context(), exchangeKey{}, ex)
+}
+
+// exchange is one request in flight.
+type exchange struct {
+	entry   Entry
+	codec   provider.Codec
+	api     wire.Profile
+	start   time.Time
+	status  int
+	stream  bool
+	body    bytes.Buffer
+	cut     bool
+	ended   sync.Once
+	done    sync.Once
+	respIDs func(string)
+}
+
+// routeOf returns the model API of a path, by its end.
+func routeOf(path string) (wire.Profile, bool) {
+	path = strings.TrimRight(path, "/")
+	for _, api := range []wire.Profile{wire.OpenAIChat, wire.OpenAIResponses, wire.AnthropicMessages, provider.Canonical} {
+		c, err := provider.Lookup(api)
+		if err == nil && strings.HasSuffix(path, c.Path()) {
+			return api, true
+		}
+	}
+	return "", false
+}
+
+// ServeHTTP implements http.Handler.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	api, ok := routeOf(r.URL.Path)
+	if !ok || r.Method != http.MethodPost {
+		p.rp.ServeHTTP(w, r) // not a model call: passed through, not recorded
+		return
+	}
+	codec, _ := provider.Lookup(api) // routeOf found it
+	errorCodec := codec
+	if api == provider.Canonical {
+		errorCodec, _ = provider.Lookup(p.opts.Profile)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, p.opts.MaxBody))
+	if err != nil {
+		status, msg := http.StatusBadRequest, "record: reading the request body: "+err.Error()
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			status, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("record: the request body is larger than %d bytes", p.opts.MaxBody)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write(errorCodec.ErrorBody(status, "invalid_request_error", msg))
+		return
+	}
+	ex := &exchange{codec: errorCodec, api: api, start: time.Now()}
+	ex.entry = Entry{Time: ex.start.UTC(), API: string(api), Path: r.URL.Path, Mode: "generate", Wire: rawJSON(body)}
+	req := p.decode(codec, body, &ex.entry)
+	ex.respIDs = p.group(r, body, req, &ex.entry)
+
+	format, profile := transcript.Format(api), api
+	if api == provider.Canonical {
+		format, profile = transcript.Canonical, p.opts.Profile
+	}
+	res, lerr := lint.Read(bytes.NewReader(body), lint.Options{Format: format, Profile: profile, Kind: transcript.Prompt})
+	if lerr == nil {
+		ex.entry.Findings = res.Findings
+	} else {
+		ex.entry.Note = "the request could not be linted: " + lerr.Error()
+	}
+	if p.opts.Refuse && lerr == nil {
+		if ans := res.Answer(); ans != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(ans.Status)
+			_, _ = io.WriteString(w, ans.Body)
+			ex.entry.Verdict, ex.entry.Status, ex.entry.ErrorBody = VerdictRefused, ans.Status, ans.Body
+			p.finish(ex)
+			return
+		}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	p.rp.ServeHTTP(w, r.WithContext(contextWith(r, ex)))
+}
+
+// decode reads the request's prompt with its codec, for grouping and the
+// journal's mode and tools; nil when it does not decode (the upstream will
+// say why).
+func (p *Proxy) decode(codec provider.Codec, body []byte, e *Entry) *llm.Request {
+	d, err := codec.DecodeRequest(body)
+	if err != nil {
+		e.Note = "the request does not decode: " + err.Error()
+		return nil
+	}
+	if d.Stream {
+		e.Mode = "stream"
+	}
+	for _, t := range d.Request.Tools {
+		e.Tools = append(e.Tools, t.Name)
+	}
+	return d.Request
+}
+
+// group assigns the exchange its conversation and numbers, and returns
+// what to call with the response ids its answer carries (for
+// previous_response_id).
+func (p *Proxy) group(r *http.Request, body []byte, req *llm.Request, e *Entry) func(string) {
+	var fps []uint64
+	if req != nil {
+		fps = fingerprints(req.Messages)
+	}
+	var prev struct {
+		PreviousResponseID string `json:"previous_response_id"`
+	}
+	_ = json.Unmarshal(body, &prev) // an optional field of a body that decoded or not
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.exchanges++
+	e.Exchange = p.exchanges
+	var c *conversation
+	if name := r.Header.Get(ConversationHeader); name != "" {
+		c = p.named[name]
+		if c == nil {
+			c = &conversation{id: name}
+			p.named[name] = c
+			p.remember(c)
+		}
+	} else if prev.PreviousResponseID != "" {
+		c = p.byResp[prev.PreviousResponseID]
+	}
+	if c == nil && len(fps) > 0 {
+		best := 0
+		for _, cand := range p.convs {
+			if n := len(cand.prefix); cand.path == r.URL.Path && n > best && n <= len(fps) && equal(cand.prefix, fps[:n]) {
+				c, best = cand, n
+			}
+		}
+	}
+	if c == nil {
+		c = &conversation{id: fmt.Sprintf("c%d", p.exchanges), path: r.URL.Path}
+		p.remember(c)
+	}
+	c.calls++
+	c.prefix = fps
+	e.Conversation, e.Call = c.id, c.calls
+	return func(id string) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.byResp[id] = c
+		if len(p.byResp) > 4*keptConversations {
+			p.byResp = map[string]*conversation{id: c}
+		}
+	}
+}
+
+func (p *Proxy) remember(c *conversation) {
+	p.convs = append(p.convs, c)
+	if len(p.convs) > keptConversations {
+		p.convs = p.convs[len(p.convs)-keptConversations:]
+	}
+}
+
+// extend adds the reply to a conversation's prefix.
+func (p *Proxy) extend(id string, reply *llm.Response) {
+	fp := fingerprint(model.Message{Role: model.RoleAssistant, Content: reply.Content})
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.convs {
+		if c.id == id {
+			c.prefix = append(c.prefix, fp)
+		}
+	}
+}
+
+// fingerprints summarise each message of a prompt: its role, its text,
+// its calls and results.
+func fingerprints(msgs []model.Message) []uint64 {
+	out := make([]uint64, 0, len(msgs))
+	for _, m := range msgs {
+		out = append(out, fingerprint(m))
+	}
+	return out
+}
+
+func fingerprint(m model.Message) uint64 {
+	h := fnv.New64a()
+	role := m.Role
+	if role == model.RoleTool {
+		role = model.RoleUser // the wires disagree on where results live
+	}
+	h.Write([]byte(role))
+	for _, p := range m.Content {
+		switch p.Type {
+		case model.PartText:
+			h.Write([]byte("t" + p.Text))
+		case model.PartToolCall:
+			h.Write([]byte("c" + p.ToolCallID))
+		case model.PartToolResult:
+			h.Write([]byte("r" + p.ToolCallID))
+		}
+	}
+	return h.Sum64()
+}
+
+func equal(a, b []uint64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// rawJSON keeps a body as JSON, or as a JSON string when it is not JSON.
+func rawJSON(body []byte) json.RawMessage {
+	if json.Valid(body) {
+		var b bytes.Buffer
+		if json.Compact(&b, body) == nil {
+			return b.Bytes()
+		}
+	}
+	s, _ := json.Marshal(string(body)) // a string always marshals
+	return s
+}
+
+// tee passes the answer through and keeps a bounded copy of it; the
+// exchange is journaled when the answer ends.
+type tee struct {
+	io.ReadCloser
+	ex *exchange
+	p  *Proxy
+}
+
+func (t *tee) Read(b []byte) (int, error) {
+	n, err := t.ReadCloser.Read(b)
+	if n > 0 {
+		room := t.p.opts.MaxResponse - int64(t.ex.body.Len())
+		switch {
+		case room >= int64(n):
+			t.ex.body.Write(b[:n])
+		case room > 0:
+			t.ex.body.Write(b[:room])
+			t.ex.cut = true
+		default:
+			t.ex.cut = true
+		}
+	}
+	if err == io.EOF {
+		t.p.answered(t.ex)
+	}
+	return n, err
+}
+
+func (t *tee) Close() error {
+	err := t.ReadCloser.Close()
+	t.p.answered(t.ex)
+	return err
+}
+
+// answered journals an exchange whose answer ended: its reply decoded.
+func (p *Proxy) answered(ex *exchange) { ex.ended.Do(func() { p.decodeAnswer(ex) }) }
+
+func (p *Proxy) decodeAnswer(ex *exchange) {
+	e := &ex.entry
+	e.Status = ex.status
+	raw := ex.body.Bytes()
+	e.Truncated = ex.cut
+	if ex.stream {
+		s, _ := json.Marshal(string(raw)) // a string always marshals
+		e.Response = s
+	} else {
+		e.Response = rawJSON(raw)
+	}
+	switch {
+	case ex.status/100 == 2:
+		e.Verdict = VerdictOK
+		resp, err := transcript.DecodeReply(ex.api, raw, ex.stream)
+		if err != nil || ex.cut {
+			e.Note = fmt.Sprintf("the reply could not be decoded: %v", err)
+			if ex.cut {
+				e.Note = fmt.Sprintf("the reply is larger than %d bytes: cut", p.opts.MaxResponse)
+			}
+		} else {
+			reply := transcript.ReplyOf(resp)
+			e.Reply = &reply
+			p.extend(e.Conversation, resp)
+			if id := responseID(raw); id != "" && ex.respIDs != nil {
+				ex.respIDs(id)
+			}
+		}
+	default:
+		e.Verdict = VerdictError
+		e.ErrorBody = string(raw)
+	}
+	if hasWireFinding(e.Findings) {
+		e.Verdict = VerdictViolation
+	}
+	p.finish(ex)
+}
+
+func hasWireFinding(fs []lint.Finding) bool {
+	for _, f := range fs {
+		if f.Provider != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// responseID finds an OpenAI Responses response id in an answer: the
+// object's id, or the response of its events.
+func responseID(raw []byte) string {
+	var obj struct {
+		ID       string `json:"id"`
+		Object   string `json:"object"`
+		Response struct {
+			ID string `json:"id"`
+		} `json:"response"`
+	}
+	if json.Unmarshal(raw, &obj) == nil && obj.Object == "response" {
+		return obj.ID
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		data, ok := strings.CutPrefix(strings.TrimSpace(line), "data:")
+		if !ok {
+			continue
+		}
+		if json.Unmarshal([]byte(strings.TrimSpace(data)), &obj) == nil && obj.Response.ID != "" {
+			return obj.Response.ID
+		}
+	}
+	return ""
+}
+
+// finish journals the exchange once.
+func (p *Proxy) finish(ex *exchange) {
+	ex.done.Do(func() {
+		ex.entry.DurationMs = time.Since(ex.start).Milliseconds()
+		line, err := json.Marshal(ex.entry)
+		if err != nil {
+			line, _ = json.Marshal(map[string]any{"exchange": ex.entry.Exchange, "note": "the entry could not be encoded: " + err.Error()})
+		}
+		p.journalMu.Lock()
+		_, _ = p.opts.Journal.Write(append(line, '\n')) // a journal that fails loses lines, not traffic
+		p.journalMu.Unlock()
+		if p.opts.OnExchange != nil {
+			p.opts.OnExchange(ex.entry)
+		}
+	})
+}

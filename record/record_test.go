@@ -1,0 +1,327 @@
+package record_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/approval-conformance-kit/ack/lint"
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/provider"
+	"github.com/approval-conformance-kit/ack/record"
+	"github.com/approval-conformance-kit/ack/simulator"
+	"github.com/approval-conformance-kit/ack/simulator/simhttp"
+	"github.com/approval-conformance-kit/ack/wire"
+)
+
+// journal is a goroutine-safe buffer of journal lines.
+type journal struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (j *journal) Write(p []byte) (int, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.b.Write(p)
+}
+
+func (j *journal) entries(t *testing.T) []record.Entry {
+	t.Helper()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []record.Entry
+	for _, line := range strings.Split(strings.TrimSpace(j.b.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var e record.Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("journal line %q: %v", line, err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func (j *journal) bytes() []byte {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return append([]byte(nil), j.b.Bytes()...)
+}
+
+// fixture is a simulator served over HTTP behind a recording proxy.
+type fixture struct {
+	sim     *simhttp.Server
+	proxy   *httptest.Server
+	journal *journal
+	// exchanges receives each exchange once journaled.
+	exchanges chan record.Entry
+}
+
+func newFixture(t *testing.T, refuse bool) *fixture {
+	t.Helper()
+	sim, err := simhttp.NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sim.Close() })
+	f := &fixture{sim: sim, journal: &journal{}, exchanges: make(chan record.Entry, 100)}
+	p, err := record.New(record.Options{Upstream: sim.URL, Journal: f.journal, Refuse: refuse,
+		OnExchange: func(e record.Entry) { f.exchanges <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.proxy = httptest.NewServer(p)
+	t.Cleanup(f.proxy.Close)
+	return f
+}
+
+// conversation adds a scripted conversation to the simulator and returns
+// the model and the base URL to reach it through the proxy.
+func (f *fixture) conversation(t *testing.T, name string, s simulator.Script) (*simulator.Model, string) {
+	t.Helper()
+	m, err := simulator.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.sim.Add(name, m); err != nil {
+		t.Fatal(err)
+	}
+	return m, f.proxy.URL + "/c/" + name + "/v1"
+}
+
+func twoTurns(p wire.Profile) simulator.Script {
+	return simulator.Script{Provider: p, Turns: []simulator.Turn{
+		{Reply: simulator.Reply{Text: "Deleting.", ChunkSize: 4, ToolCalls: []simulator.ToolCall{{ID: "call_1", Name: "deleteFile", Input: json.RawMessage(`{"path":"/a"}`)}}}},
+		{Reply: simulator.Reply{Text: "Done."}},
+	}}
+}
+
+var tools = []llm.ToolDef{{Name: "deleteFile", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+
+// post sends a raw body through the proxy and returns the status and the
+// answer's bytes.
+func post(t *testing.T, url string, body []byte) (int, []byte) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, data
+}
+
+// TestPassThrough: in every wire format, JSON and streamed, the client gets
+// the upstream's answer byte for byte, the journal holds those bytes and
+// the reply decoded, and the exchanges of a conversation are numbered.
+func TestPassThrough(t *testing.T) {
+	f := newFixture(t, false)
+	for _, p := range wire.Profiles {
+		for _, stream := range []bool{false, true} {
+			name := fmt.Sprintf("%s-%v", p, stream)
+			t.Run(name, func(t *testing.T) {
+				sim, base := f.conversation(t, name, twoTurns(p))
+				codec, _ := provider.Lookup(p)
+				first := &llm.Request{Messages: []model.Message{model.UserText("delete /a")}, Tools: tools}
+				body, _ := codec.EncodeRequest(first, stream)
+				status, got := post(t, base+codec.Path(), body)
+				if status != 200 {
+					t.Fatalf("HTTP %d: %s", status, got)
+				}
+				e := <-f.exchanges
+				if e.Response == nil || e.Verdict != record.VerdictOK || e.Call != 1 || e.API != string(p) || e.Mode != map[bool]string{false: "generate", true: "stream"}[stream] {
+					t.Fatalf("entry %+v", e)
+				}
+				var recorded []byte
+				if stream {
+					var s string
+					_ = json.Unmarshal(e.Response, &s)
+					recorded = []byte(s)
+				} else {
+					var b bytes.Buffer
+					_ = json.Compact(&b, got)
+					got = b.Bytes()
+					recorded = e.Response
+				}
+				if !bytes.Equal(recorded, got) {
+					t.Fatalf("the journal holds\n%s\nthe client got\n%s", recorded, got)
+				}
+				if e.Reply == nil || e.Reply.Text != "Deleting." || len(e.Reply.ToolCalls) != 1 || e.Reply.ToolCalls[0].ID != "call_1" || string(e.Reply.ToolCalls[0].Input) != `{"path":"/a"}` {
+					t.Fatalf("reply %+v", e.Reply)
+				}
+				// The second call, through an SDK-like client, continues the
+				// conversation.
+				client := &provider.Client{BaseURL: base, Codec: codec}
+				second := &llm.Request{Tools: tools, Messages: []model.Message{model.UserText("delete /a"),
+					{Role: model.RoleAssistant, Content: []model.Part{model.Text("Deleting."), model.ToolCall("call_1", "deleteFile", json.RawMessage(`{"path":"/a"}`))}},
+					{Role: model.RoleTool, Content: []model.Part{model.ToolResult("call_1", "deleteFile", model.JSONOutput(json.RawMessage(`{"deleted":true}`)))}}}}
+				var resp *llm.Response
+				var err error
+				if stream {
+					resp, err = llm.Collect(context.Background(), client, second)
+				} else {
+					resp, err = client.Generate(context.Background(), second)
+				}
+				if err != nil || provider.Text(model.Message{Content: resp.Content}) != "Done." {
+					t.Fatalf("second call: %v %+v", err, resp)
+				}
+				e2 := <-f.exchanges
+				if e2.Conversation != e.Conversation || e2.Call != 2 || e2.Reply == nil || e2.Reply.Text != "Done." || len(e2.Findings) != 0 {
+					t.Fatalf("second entry %+v (first in %s)", e2, e.Conversation)
+				}
+				if sim.Calls() != 2 || len(sim.Problems()) != 0 {
+					t.Fatalf("simulator: %d calls, problems %v", sim.Calls(), sim.Problems())
+				}
+			})
+		}
+	}
+}
+
+// danglingBody is a request whose call was approved but has no result.
+func danglingBody(t *testing.T, p wire.Profile) []byte {
+	codec, _ := provider.Lookup(p)
+	req := &llm.Request{Tools: tools, Messages: []model.Message{model.UserText("delete /a"),
+		{Role: model.RoleAssistant, Content: []model.Part{model.ToolCall("call_1", "deleteFile", json.RawMessage(`{"path":"/a"}`))}}}}
+	body, err := codec.EncodeRequest(req, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}
+
+// TestViolations: a request the provider would reject is linted as it
+// passes; forwarded, the upstream's 400 comes back; with Refuse, the proxy
+// answers the provider's exact 400 itself and the upstream never sees it.
+func TestViolations(t *testing.T) {
+	open, refusing := newFixture(t, false), newFixture(t, true)
+	for _, p := range wire.Profiles {
+		t.Run(string(p), func(t *testing.T) {
+			codec, _ := provider.Lookup(p)
+			body := danglingBody(t, p)
+			simA, baseA := open.conversation(t, "v-"+string(p), twoTurns(p))
+			status, upstream := post(t, baseA+codec.Path(), body)
+			e := <-open.exchanges
+			if status != 400 || simA.Calls() != 1 || e.Verdict != record.VerdictViolation || e.Status != 400 || e.ErrorBody != string(upstream) {
+				t.Fatalf("forwarded: HTTP %d %s; entry %+v", status, upstream, e)
+			}
+			if len(e.Findings) != 1 || e.Findings[0].Check != "WIRE-01" || e.Findings[0].Kind != "dangling" || e.Findings[0].Path == "" {
+				t.Fatalf("findings %+v", e.Findings)
+			}
+
+			simB, baseB := refusing.conversation(t, "v-"+string(p), twoTurns(p))
+			status, refused := post(t, baseB+codec.Path(), body)
+			e = <-refusing.exchanges
+			if status != 400 || simB.Calls() != 0 || e.Verdict != record.VerdictRefused || e.ErrorBody != string(refused) {
+				t.Fatalf("refused: HTTP %d %s; upstream calls %d; entry %+v", status, refused, simB.Calls(), e)
+			}
+			if !strings.Contains(string(refused), e.Findings[0].Provider.Message) {
+				t.Fatalf("refusal %s does not carry %q", refused, e.Findings[0].Provider.Message)
+			}
+			// The simulator answers the provider's body too: the same, but
+			// for the request id Anthropic puts in its envelope.
+			if p != wire.AnthropicMessages && !bytes.Equal(refused, upstream) {
+				t.Errorf("the proxy refused with\n%s\nthe simulator with\n%s", refused, upstream)
+			}
+			// A clean request still goes through a refusing proxy.
+			first, _ := codec.EncodeRequest(&llm.Request{Tools: tools, Messages: []model.Message{model.UserText("delete /a")}}, false)
+			if status, got := post(t, baseB+codec.Path(), first); status != 200 || simB.Calls() != 1 {
+				t.Fatalf("clean request through a refusing proxy: HTTP %d %s", status, got)
+			}
+			<-refusing.exchanges
+		})
+	}
+	// The journal is a transcript lint reads: the violations again.
+	res, err := lint.Read(bytes.NewReader(open.journal.bytes()), lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 3 || len(res.Findings) != 3 || res.Findings[0].Conversation == "" || res.Findings[0].Call != 1 {
+		t.Fatalf("lint of the journal: %d requests, findings %+v", res.Requests, res.Findings)
+	}
+}
+
+// TestConversations: interleaved conversations are told apart by their
+// prompts, or by the X-Ack-Conversation header.
+func TestConversations(t *testing.T) {
+	f := newFixture(t, false)
+	codec, _ := provider.Lookup(wire.OpenAIChat)
+	_, a := f.conversation(t, "a", twoTurns(wire.OpenAIChat))
+	_, b := f.conversation(t, "b", twoTurns(wire.OpenAIChat))
+	ask := func(base, text string, header string) record.Entry {
+		msgs := []model.Message{model.UserText(text)}
+		body, _ := codec.EncodeRequest(&llm.Request{Messages: msgs}, false)
+		req, _ := http.NewRequest(http.MethodPost, base+codec.Path(), bytes.NewReader(body))
+		if header != "" {
+			req.Header.Set(record.ConversationHeader, header)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return <-f.exchanges
+	}
+	follow := func(base, text string) record.Entry {
+		msgs := []model.Message{model.UserText(text),
+			{Role: model.RoleAssistant, Content: []model.Part{model.Text("Deleting."), model.ToolCall("call_1", "deleteFile", json.RawMessage(`{"path":"/a"}`))}},
+			{Role: model.RoleTool, Content: []model.Part{model.ToolResult("call_1", "deleteFile", model.TextOutput("ok"))}}}
+		body, _ := codec.EncodeRequest(&llm.Request{Messages: msgs}, false)
+		post(t, base+codec.Path(), body)
+		return <-f.exchanges
+	}
+	e1 := ask(a, "first conversation", "")
+	e2 := ask(b, "second conversation", "")
+	e3 := follow(b, "second conversation")
+	e4 := follow(a, "first conversation")
+	if e1.Conversation == e2.Conversation || e3.Conversation != e2.Conversation || e4.Conversation != e1.Conversation || e3.Call != 2 || e4.Call != 2 {
+		t.Fatalf("conversations %s/%d %s/%d %s/%d %s/%d", e1.Conversation, e1.Call, e2.Conversation, e2.Call, e3.Conversation, e3.Call, e4.Conversation, e4.Call)
+	}
+	_, c := f.conversation(t, "c", twoTurns(wire.OpenAIChat))
+	e5 := ask(c, "first conversation", "ticket-42")
+	if e5.Conversation != "ticket-42" || e5.Call != 1 {
+		t.Fatalf("named conversation %s/%d", e5.Conversation, e5.Call)
+	}
+}
+
+// TestBounds: an oversized request is refused in the provider's envelope;
+// an unreachable upstream is a 502 and a journal line.
+func TestBounds(t *testing.T) {
+	j := &journal{}
+	done := make(chan record.Entry, 1)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := dead.URL
+	dead.Close()
+	p, err := record.New(record.Options{Upstream: deadURL, Journal: j, MaxBody: 1 << 10, OnExchange: func(e record.Entry) { done <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	big := fmt.Sprintf(`{"model":"m","messages":[{"role":"user","content":%q}]}`, strings.Repeat("x", 2<<10))
+	status, body := post(t, srv.URL+"/v1/chat/completions", []byte(big))
+	if status != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), `"error":{"message":"record: the request body is larger than 1024 bytes"`) {
+		t.Fatalf("oversized: HTTP %d %s", status, body)
+	}
+	status, body = post(t, srv.URL+"/v1/messages", []byte(`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`))
+	e := <-done
+	if status != http.StatusBadGateway || !strings.Contains(string(body), `"type":"error"`) || e.Verdict != record.VerdictUnreachable || e.API != "anthropic-messages" {
+		t.Fatalf("unreachable: HTTP %d %s; entry %+v", status, body, e)
+	}
+	if _, err := record.New(record.Options{Upstream: "ftp://x"}); err == nil {
+		t.Error("an ftp upstream was accepted")
+	}
+}
