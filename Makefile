@@ -4,7 +4,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance conformance-http mutants test vet fmt-check race build bench fuzz docs report-render clean
+.PHONY: all conformance conformance-http mutants mutation-tests test vet fmt-check race build bench fuzz docs report-render clean
 
 all: test
 
@@ -22,8 +22,10 @@ conformance-http:
 mutants:
 	$(GO) run ./cmd/conformance mutants --run
 
-## test: formatting, vet, and every test with the race detector
-test: fmt-check vet race
+## test: formatting, vet, every test with the race detector, and the
+## mutation tests (without it: they drive the same code as the race-checked
+## suite tests, 57 times over, and the detector would multiply their time)
+test: fmt-check vet race mutation-tests
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -33,7 +35,10 @@ vet:
 	$(GO) vet $(PKGS)
 
 race:
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 15m -skip '^TestMutant' $(PKGS)
+
+mutation-tests:
+	$(GO) test -count=1 -timeout 15m -run '^TestMutant' ./runner
 
 ## build: the conformance binary in bin/
 build:

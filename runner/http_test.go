@@ -113,47 +113,47 @@ var notOnTheWire = map[string]string{
 // provider wires all but the few no wire can show, on the canonical model
 // API every one.
 func TestMutantsAreCaughtOverHTTP(t *testing.T) {
-	wiring, err := httptarget.NewWiring("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wiring.Close()
 	for _, mode := range apiModes {
 		t.Run(mode.name, func(t *testing.T) {
-			caught, total := 0, 0
+			t.Parallel()
 			for _, m := range mutants.All() {
-				tags := "@" + strings.Join(m.Checks, ",@")
-				res, err := RunMutants(context.Background(), []mutants.Mutant{m}, func(m mutants.Mutant) target.Target {
-					tgt := inprocess.New(m.New(), m.Name, inprocess.WithClientOptions(m.ClientOptions()...), inprocess.WithModelAPIs(mode.apis...))
-					srv, err := driverserver.NewServer(tgt, all.Models)
+				t.Run(m.Name, func(t *testing.T) {
+					t.Parallel()
+					wiring, err := httptarget.NewWiring("") // each run its own: scenario ids repeat across runs
 					if err != nil {
 						t.Fatal(err)
 					}
-					ht, err := httptarget.New(srv.URL)
+					defer wiring.Close()
+					tags := "@" + strings.Join(m.Checks, ",@")
+					res, err := RunMutants(context.Background(), []mutants.Mutant{m}, func(m mutants.Mutant) target.Target {
+						tgt := inprocess.New(m.New(), m.Name, inprocess.WithClientOptions(m.ClientOptions()...), inprocess.WithModelAPIs(mode.apis...))
+						srv, err := driverserver.NewServer(tgt, all.Models)
+						if err != nil {
+							t.Fatal(err)
+						}
+						ht, err := httptarget.New(srv.URL)
+						if err != nil {
+							t.Fatal(err)
+						}
+						return httpMutant{ht, srv}
+					}, Options{Tags: tags, Wiring: wiring})
 					if err != nil {
 						t.Fatal(err)
 					}
-					return httpMutant{ht, srv}
-				}, Options{Tags: tags, Wiring: wiring})
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := res.Results[0]
-				total++
-				why, exempt := notOnTheWire[m.Name]
-				exempt = exempt && mode.apis == nil
-				switch {
-				case len(r.Caught) > 0 && exempt:
-					t.Errorf("mutant %s is caught on the provider wire after all (%v): drop it from notOnTheWire", m.Name, r.Caught)
-				case len(r.Caught) > 0:
-					caught++
-				case exempt:
-					t.Logf("mutant %s is not observable on a provider wire: %s", m.Name, why)
-				default:
-					t.Errorf("mutant %s (%s) survived over HTTP (%s): none of %v failed", m.Name, m.Bug, mode.name, m.Checks)
-				}
+					r := res.Results[0]
+					why, exempt := notOnTheWire[m.Name]
+					exempt = exempt && mode.apis == nil
+					switch {
+					case len(r.Caught) > 0 && exempt:
+						t.Errorf("mutant %s is caught on the provider wire after all (%v): drop it from notOnTheWire", m.Name, r.Caught)
+					case len(r.Caught) > 0:
+					case exempt:
+						t.Logf("mutant %s is not observable on a provider wire: %s", m.Name, why)
+					default:
+						t.Errorf("mutant %s (%s) survived over HTTP (%s): none of %v failed", m.Name, m.Bug, mode.name, m.Checks)
+					}
+				})
 			}
-			t.Logf("mutation score over HTTP (%s): %d/%d", mode.name, caught, total)
 		})
 	}
 }

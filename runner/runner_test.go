@@ -185,17 +185,17 @@ func TestTagExpressions(t *testing.T) {
 		}
 		return out
 	}
-	all, should, notShould := ids(""), ids("@should"), ids("not @should")
-	if len(should) == 0 || len(should)+len(notShould) != len(all) {
-		t.Errorf("%d scenarios: %d @should, %d not @should", len(all), len(should), len(notShould))
+	all, client, notClient := ids(""), ids("@client"), ids("not @client")
+	if len(client) == 0 || len(client)+len(notClient) != len(all) {
+		t.Errorf("%d scenarios: %d @client, %d not @client", len(all), len(client), len(notClient))
 	}
-	for id := range notShould {
-		if should[id] {
-			t.Errorf("%s matched both @should and not @should", id)
+	for id := range notClient {
+		if client[id] {
+			t.Errorf("%s matched both @client and not @client", id)
 		}
 	}
-	if pre01, notGen := ids("@PRE-01"), ids("@PRE-01 && ~@generate"); len(notGen) == 0 || len(notGen) >= len(pre01) {
-		t.Errorf("@PRE-01: %d, without @generate: %d", len(pre01), len(notGen))
+	if pre01, notWire := ids("@PRE-01"), ids("@PRE-01 && ~@WIRE-02"); len(notWire) == 0 || len(notWire) >= len(pre01) {
+		t.Errorf("@PRE-01: %d, without @WIRE-02: %d", len(pre01), len(notWire))
 	}
 	for _, bad := range []string{"@PRE-01 &&", ",", "not", "(@PRE-01"} {
 		_, err := Run(context.Background(), Options{Target: ref, Tags: bad})
