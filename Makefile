@@ -49,6 +49,7 @@ fuzz:
 	$(GO) test ./model -run '^$$' -fuzz FuzzDecodeMatchesOldDecoder -fuzztime 30s
 	$(GO) test ./chat/protocols -run '^$$' -fuzz FuzzDecodeRequest -fuzztime 30s
 	$(GO) test ./chat/sse -run '^$$' -fuzz FuzzReader -fuzztime 30s
+	$(GO) test ./provider -run '^$$' -fuzz FuzzUnmarshalString -fuzztime 30s
 	for p in openaichat openairesponses anthropic canonical; do $(GO) test ./provider/$$p -run '^$$' -fuzz FuzzDecodeRequest -fuzztime 30s || exit 1; done
 
 ## report-render: write a report of the reference and render report.html with

@@ -265,6 +265,11 @@ func compact(v json.RawMessage) json.RawMessage {
 	if len(v) == 0 {
 		return v
 	}
+	if bytes.IndexAny(v, " \t\r\n") < 0 {
+		// Nothing to take out: JSON without white space is compact as it
+		// is (and anything else is kept as it is).
+		return append(json.RawMessage(nil), v...)
+	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, v); err != nil {
 		return v

@@ -253,6 +253,9 @@ type Call struct {
 	// View is the prompt as the provider lays it out, decoded from Wire; nil
 	// to lay out the canonical prompt with the model's profile.
 	View *wire.View
+	// Owned says the caller made Request for this call and will not change
+	// it: the journal keeps it as it is, without a copy.
+	Owned bool
 	// Lossy says Request was decoded from a provider wire, which carries
 	// tool outputs as text without their types: result expectations are
 	// then checked as the wire allows.
@@ -267,7 +270,11 @@ func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
 	m.mu.Lock()
 	m.calls++
 	call := m.calls
-	entry := Entry{Call: call, Turn: -1, Mode: c.Mode, Prompt: model.Clone(req.Messages), Wire: c.Wire, Tools: toolNames(req.Tools)}
+	prompt := req.Messages
+	if !c.Owned {
+		prompt = model.Clone(prompt)
+	}
+	entry := Entry{Call: call, Turn: -1, Mode: c.Mode, Prompt: prompt, Wire: c.Wire, Tools: toolNames(req.Tools)}
 	observe := m.observe
 	m.mu.Unlock()
 	if observe != nil {

@@ -148,8 +148,7 @@ func (Codec) EncodeRequest(req *llm.Request, stream bool) ([]byte, error) {
 
 // contentBlocks reads content: a string or an array of blocks.
 func contentBlocks(raw json.RawMessage) ([]block, error) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := provider.UnmarshalString(raw); ok {
 		return []block{text(s)}, nil
 	}
 	var bs []block
@@ -397,10 +396,7 @@ func (Codec) NewStreamWriter(w io.Writer, flush func(), _ bool) provider.StreamW
 }
 
 func (s *streamWriter) emit(ev event) error {
-	if _, err := io.WriteString(s.w, "event: "+ev.Type+"\n"); err != nil {
-		return err
-	}
-	return sse.WriteJSON(s.w, ev, s.flush)
+	return sse.WriteNamedJSON(s.w, ev.Type, ev, s.flush)
 }
 
 func (s *streamWriter) closeBlock() error {

@@ -153,8 +153,8 @@ func content(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	s, ok := provider.UnmarshalString(raw)
+	if ok {
 		return s, nil
 	}
 	var parts []struct {

@@ -116,7 +116,8 @@ func (s *Server) BaseURL(name string) string { return s.URL + "/c/" + name + "/v
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.Path, "/c/")
 	name, endpoint, ok2 := strings.Cut(rest, "/v1")
-	codec := codecFor(endpoint)
+	found := codecFor(endpoint)
+	codec := found
 	if codec == nil {
 		codec, _ = provider.Lookup(wire.OpenAIChat)
 	}
@@ -126,7 +127,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		_, _ = w.Write(errs.ErrorBody(status, typ, msg))
 	}
-	if !ok || !ok2 || codecFor(endpoint) == nil {
+	if !ok || !ok2 || found == nil {
 		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: no endpoint %s %s (want POST /c/<conversation>/v1/chat/completions, /responses, /messages or /canonical)", r.Method, r.URL.Path))
 		return
 	}
@@ -154,7 +155,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: the conversation %q speaks %s; %s is not its endpoint", name, m.Profile(), endpoint))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, provider.MaxRequestBody))
+	body, err := readBody(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -195,7 +196,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if dec.Stream {
 		mode = "stream"
 	}
-	call := simulator.Call{Mode: mode, Request: dec.Request, Wire: body}
+	call := simulator.Call{Mode: mode, Request: dec.Request, Wire: body, Owned: true}
 	if !dec.Lossless {
 		view := dec.View
 		call.View, call.Lossy = &view, true
@@ -271,12 +272,29 @@ func (r *recorder) Write(p []byte) (int, error) {
 }
 
 // codecFor returns the format of an endpoint path, or nil.
-func codecFor(endpoint string) provider.Codec {
+func codecFor(endpoint string) provider.Codec { return endpoints()[endpoint] }
+
+// endpoints maps each endpoint path to its format, once the formats have
+// registered.
+var endpoints = sync.OnceValue(func() map[string]provider.Codec {
+	m := map[string]provider.Codec{}
 	for _, p := range append(wire.Profiles[:len(wire.Profiles):len(wire.Profiles)], provider.Canonical) {
-		c, err := provider.Lookup(p)
-		if err == nil && c.Path() == endpoint {
-			return c
+		if c, err := provider.Lookup(p); err == nil {
+			m[c.Path()] = c
 		}
 	}
-	return nil
+	return m
+})
+
+// readBody reads a request body up to provider.MaxRequestBody, in one
+// allocation when the client said how long it is.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, provider.MaxRequestBody)
+	if n := r.ContentLength; n > 0 && n <= provider.MaxRequestBody {
+		var buf bytes.Buffer
+		buf.Grow(int(n) + bytes.MinRead) // ReadFrom wants room to see the end
+		_, err := buf.ReadFrom(body)
+		return buf.Bytes(), err
+	}
+	return io.ReadAll(body)
 }
