@@ -71,6 +71,65 @@ type Options struct {
 	// Scenarios are spread over shards by a hash of their id, so every
 	// shard of the same suite runs a fixed, disjoint part of it.
 	Shard Shard
+	// MaxBroken stops the run, marked interrupted, after this many
+	// scenarios in a row could not be run (error or timeout): a target
+	// that no longer works costs a few timeouts, not one per scenario.
+	// Every probeEvery of them in a row, the target's info is asked
+	// again; when that fails too, the run stops at once. 0 means 10;
+	// negative, never.
+	MaxBroken int
+}
+
+// probeEvery is how many scenarios in a row must fail to run before the
+// target's info is asked again.
+const probeEvery = 3
+
+// health watches for a target that stopped answering: scenarios in a row
+// that could not be run.
+type health struct {
+	target  target.Target
+	timeout time.Duration
+	max     int
+
+	mu     sync.Mutex
+	broken int
+}
+
+// after counts a scenario's result and returns why the run must stop, or
+// nil.
+func (h *health) after(ctx context.Context, s report.Scenario) error {
+	max := h.max
+	switch {
+	case max == 0:
+		max = 10
+	case max < 0:
+		return nil
+	}
+	h.mu.Lock()
+	if s.Verdict != report.Error && s.Verdict != report.Timeout {
+		h.broken = 0
+		h.mu.Unlock()
+		return nil
+	}
+	h.broken++
+	n := h.broken
+	h.mu.Unlock()
+	if n >= max {
+		return fmt.Errorf("the target stopped working: %d scenarios in a row could not be run", n)
+	}
+	if n%probeEvery != 0 {
+		return nil
+	}
+	timeout := h.timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if _, err := h.target.Info(pctx); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("the target stopped answering: %d scenarios in a row could not be run, and its info cannot be read: %v", n, err)
+	}
+	return nil
 }
 
 // prefilter is the tag expression in godog's syntax, so that godog does
@@ -203,10 +262,13 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if opts.Shard.N >= 1 {
 		run.Shard = &report.Shard{Index: opts.Shard.I, Count: opts.Shard.N}
 	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var (
 		mu      sync.Mutex
 		unknown []string
 	)
+	health := &health{target: opts.Target, timeout: opts.Timeout, max: opts.MaxBroken}
 	suite := &steps.Suite{
 		Shard: func(id string) bool {
 			if !inSuite[id] {
@@ -229,6 +291,9 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 			mu.Unlock()
 			if opts.Progress != nil {
 				opts.Progress(n, total, s)
+			}
+			if why := health.after(ctx, s); why != nil {
+				stop(why)
 			}
 		},
 	}

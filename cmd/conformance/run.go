@@ -46,6 +46,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	scenDirs := fs.String("scenarios", "", "comma-separated directories of more YAML scenarios to run with the built-in ones")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit of each step that waits on the target")
 	deadline := fs.Duration("deadline", 0, "time limit of the whole run (0: none); a run past it stops, is reported as interrupted and exits 2")
+	maxBroken := fs.Int("max-errors", 10, "stop the run, marked interrupted, after this many scenarios in a row could not be run (error or timeout; sooner when the target's info cannot be read either); 0: never")
 	seed := fs.Int64("seed", 0, "shuffle the scenarios with this seed (0: file order)")
 	concurrency := fs.Int("concurrency", 1, "scenarios to run at once")
 	progress := fs.String("progress", "auto", "a progress line on stderr: auto (when stderr is a terminal), always or never")
@@ -64,6 +65,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	if *timeout <= 0 {
 		return 0, usagef("--timeout: must be positive")
+	}
+	if *maxBroken < 0 {
+		return 0, usagef("--max-errors: must not be negative")
 	}
 	if *deadline < 0 {
 		return 0, usagef("--deadline: must not be negative")
@@ -110,6 +114,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		Seed:        *seed,
 		Concurrency: *concurrency,
 		Shard:       shard,
+		MaxBroken:   *maxBroken,
+	}
+	if *maxBroken == 0 {
+		opts.MaxBroken = -1
 	}
 	for _, dir := range splitList(*scenDirs) {
 		st, err := os.Stat(dir)
