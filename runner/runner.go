@@ -174,46 +174,24 @@ func (sh Shard) Accepts(id string) bool {
 	return int(h.Sum32()%uint32(sh.N)) == sh.I-1
 }
 
-// errStopped ends, before it starts, a scenario of a run that is stopping.
-var errStopped = errors.New("the run is stopping")
+// suite is the suite a run runs: the features, the compiled YAML
+// scenarios, and the list of every scenario in them.
+type suite struct {
+	fsys     fs.FS
+	paths    []string
+	contents []godog.Feature
+	all      []Listed
+}
 
-// Run runs the suite and returns the report. An error means the suite could
-// not run at all (bad options, unreadable features, no scenario matched),
-// not that checks failed.
-//
-// When ctx ends before the suite does (a signal, a deadline: its cause says
-// which), the scenarios not yet started are not run, those running are
-// dropped (their verdicts would be the interruption's, not the target's),
-// and the report is marked interrupted with the cause, holding the
-// scenarios that finished before.
-func Run(ctx context.Context, opts Options) (*report.Run, error) {
-	if opts.Target == nil {
-		return nil, errors.New("no target to run against")
+// load reads and compiles the suite the options name.
+func load(opts Options) (*suite, error) {
+	st := &suite{fsys: opts.Features, paths: opts.Paths}
+	if st.fsys == nil {
+		st.fsys = features.FS
 	}
-	fsys := opts.Features
-	if fsys == nil {
-		fsys = features.FS
+	if len(st.paths) == 0 {
+		st.paths = []string{"."}
 	}
-	paths := opts.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	level := opts.Level
-	if level == "" {
-		level = checks.May
-	}
-	out := opts.Output
-	format := opts.Format
-	if format == "" || out == nil {
-		format, out = "progress", io.Discard
-	}
-
-	expr, err := tagexpr.Parse(opts.Tags)
-	if err != nil {
-		return nil, err
-	}
-
-	var contents []godog.Feature
 	var dirs []fs.FS
 	if !opts.NoScenarios {
 		sfs := opts.Scenarios
@@ -233,16 +211,67 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 			if err != nil {
 				return nil, err
 			}
-			contents = append(contents, godog.Feature{Name: f.Path, Contents: []byte(text)})
+			st.contents = append(st.contents, godog.Feature{Name: f.Path, Contents: []byte(text)})
 		}
 	}
 	if opts.NoFeatures {
-		paths = nil
+		st.paths = nil
 	}
-	all, err := listScenarios(fsys, paths, contents)
+	all, err := listScenarios(st.fsys, st.paths, st.contents)
 	if err != nil {
 		return nil, fmt.Errorf("read the suite: %w", err)
 	}
+	st.all = all
+	return st, nil
+}
+
+// List returns every scenario of the suite the options name (features and
+// YAML scenarios, extra directories included), whatever their tags and
+// shard: what a run could run.
+func List(opts Options) ([]Listed, error) {
+	st, err := load(opts)
+	if err != nil {
+		return nil, err
+	}
+	return st.all, nil
+}
+
+// errStopped ends, before it starts, a scenario of a run that is stopping.
+var errStopped = errors.New("the run is stopping")
+
+// Run runs the suite and returns the report. An error means the suite could
+// not run at all (bad options, unreadable features, no scenario matched),
+// not that checks failed.
+//
+// When ctx ends before the suite does (a signal, a deadline: its cause says
+// which), the scenarios not yet started are not run, those running are
+// dropped (their verdicts would be the interruption's, not the target's),
+// and the report is marked interrupted with the cause, holding the
+// scenarios that finished before.
+func Run(ctx context.Context, opts Options) (*report.Run, error) {
+	if opts.Target == nil {
+		return nil, errors.New("no target to run against")
+	}
+	level := opts.Level
+	if level == "" {
+		level = checks.May
+	}
+	out := opts.Output
+	format := opts.Format
+	if format == "" || out == nil {
+		format, out = "progress", io.Discard
+	}
+
+	expr, err := tagexpr.Parse(opts.Tags)
+	if err != nil {
+		return nil, err
+	}
+
+	st, err := load(opts)
+	if err != nil {
+		return nil, err
+	}
+	fsys, paths, contents, all := st.fsys, st.paths, st.contents, st.all
 	selected, inSuite := map[string]bool{}, map[string]bool{}
 	for _, l := range all {
 		inSuite[l.ID] = true

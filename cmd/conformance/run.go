@@ -196,7 +196,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitHarness, err
 	}
-	code, err := deliver(stdout, res, pretty, files, destination{root: root}, base)
+	var suite []string
+	if base != nil {
+		listed, err := runner.List(opts)
+		if err != nil {
+			return exitHarness, err
+		}
+		for _, l := range listed {
+			suite = append(suite, l.ID)
+		}
+	}
+	code, err := deliver(stdout, res, pretty, files, destination{root: root}, base, suite)
 	if res.Interrupted != "" {
 		fmt.Fprintf(stderr, "conformance run: %s: %d scenario(s) finished, %d not run; the results are partial and marked interrupted\n", res.Interrupted, len(res.Scenarios), res.NotRun)
 		code = exitHarness
@@ -213,10 +223,14 @@ type destination struct{ root, dir string }
 
 // deliver prints the summary (and the baseline's outcome), writes the report
 // files, and returns the exit code: the baseline's when there is one, the
-// run's otherwise.
-func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, dest destination, base *baseline.File) (int, error) {
+// run's otherwise. suite, when known, lists every scenario id of the suite,
+// so that a baseline entry that names none is found.
+func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, dest destination, base *baseline.File, suite []string) (int, error) {
 	var outcome *baseline.Outcome
-	if base != nil {
+	switch {
+	case base != nil && suite != nil:
+		outcome = baseline.ApplySuite(base, res, suite)
+	case base != nil:
 		outcome = baseline.Apply(base, res)
 	}
 	if pretty {
@@ -322,7 +336,7 @@ func baselineExit(o *baseline.Outcome) int {
 	if o.OK() {
 		return exitOK
 	}
-	if len(o.Stale) > 0 {
+	if len(o.Stale) > 0 || len(o.Unknown) > 0 {
 		return exitFail
 	}
 	for _, h := range o.Unexpected {
@@ -334,7 +348,11 @@ func baselineExit(o *baseline.Outcome) int {
 }
 
 func writeOutcome(w io.Writer, f *baseline.File, o *baseline.Outcome) {
-	fmt.Fprintf(w, "\nBaseline %s: %d expected, %d unexpected, %d stale, %d not run\n", f.Path, len(o.Expected), len(o.Unexpected), len(o.Stale), len(o.NotRun))
+	fmt.Fprintf(w, "\nBaseline %s: %d expected, %d unexpected, %d stale", f.Path, len(o.Expected), len(o.Unexpected), len(o.Stale))
+	if len(o.Unknown) > 0 {
+		fmt.Fprintf(w, ", %d unknown", len(o.Unknown))
+	}
+	fmt.Fprintf(w, ", %d not run\n", len(o.NotRun))
 	for _, h := range o.Unexpected {
 		check := ""
 		if h.Check != "" {
@@ -344,6 +362,12 @@ func writeOutcome(w io.Writer, f *baseline.File, o *baseline.Outcome) {
 	}
 	for _, e := range o.Stale {
 		fmt.Fprintf(w, "  STALE      %s:%d  %s  (it passes now: remove the entry)\n", f.Path, e.Line, e)
+	}
+	for _, e := range o.Unknown {
+		fmt.Fprintf(w, "  UNKNOWN    %s:%d  %s  (no scenario of the suite has this id: misspelled, or renamed?)\n", f.Path, e.Line, e)
+	}
+	for _, e := range o.NotRun {
+		fmt.Fprintf(w, "  NOT RUN    %s:%d  %s  (left out by --tags or --shard)\n", f.Path, e.Line, e)
 	}
 }
 

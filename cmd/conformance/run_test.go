@@ -128,6 +128,22 @@ func TestExpectedFailures(t *testing.T) {
 	if code, out := run(write("bad.yaml", "expectedFailures:\n  - scenario: x\n")); code != exitHarness || !strings.Contains(out, "bad.yaml") {
 		t.Fatalf("a broken baseline: exit %d\n%s", code, out)
 	}
+	// An entry that names no scenario of the suite is named and fails the
+	// run; one left out by the tags is named as not run.
+	typo := write("typo.yaml", mutantFailures+"  - scenario: \"five-calls-mixed-answrs.yaml: *\"\n    reason: misspelled\n  - scenario: \"wire.feature: *\"\n    reason: left out by the tags\n")
+	if code, out := run(typo); code != exitFail || !strings.Contains(out, "UNKNOWN    "+typo+":12  five-calls-mixed-answrs.yaml: *") || !strings.Contains(out, "NOT RUN    "+typo+":14  wire.feature: *") {
+		t.Fatalf("a misspelled entry: exit %d\n%s", code, out)
+	}
+	// Mistakes in the file say where and what is allowed, never a Go type.
+	for doc, want := range map[string]string{
+		"":                                      "empty.yaml: the file is empty",
+		"expectedFailure:\n  - {scenario: x}\n": "empty.yaml:1: expectedFailure: unknown field (allowed: expectedFailures)",
+	} {
+		code, out := run(write("empty.yaml", doc))
+		if code != exitHarness || !strings.Contains(out, want) || strings.Contains(out, "struct") || strings.Contains(out, "EOF") {
+			t.Errorf("%q: exit %d\n%s", doc, code, out)
+		}
+	}
 }
 
 // A YAML file in a directory given with --scenarios runs with no Go change.
@@ -217,7 +233,7 @@ func TestReportsOfRunsInTheSameSecondAreKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := deliver(io.Discard, r, false, []string{"json"}, destination{root: root}, nil); err != nil {
+	if _, err := deliver(io.Discard, r, false, []string{"json"}, destination{root: root}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	dirs, _ := filepath.Glob(filepath.Join(root, "*", "*"))
