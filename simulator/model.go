@@ -28,6 +28,7 @@ const (
 const (
 	ErrTypeExhausted   = "simulator_script_exhausted"
 	ErrTypeExpectation = "simulator_expectation_failed"
+	ErrTypeLimit       = "simulator_limit_reached"
 )
 
 // Entry is the journal record of one call.
@@ -88,6 +89,15 @@ type Option func(*Model)
 // events. fn must not call back into the Model.
 func WithObserver(fn func(call int)) Option { return func(m *Model) { m.observe = fn } }
 
+// WithLimits bounds what a conversation may cost: at most calls model
+// calls are answered, and the journal keeps at most journalBytes of
+// request bodies (Call.Wire). A call past either bound is refused (HTTP
+// 400 or 413, type simulator_limit_reached) and not journaled; the first
+// refusal is a problem. Zero leaves a bound off.
+func WithLimits(calls int, journalBytes int64) Option {
+	return func(m *Model) { m.maxCalls, m.maxJournal = calls, journalBytes }
+}
+
 // WithRequestIDs sets the prefix of the request ids used in provider error
 // envelopes (default "req_sim_").
 func WithRequestIDs(prefix string) Option { return func(m *Model) { m.reqPrefix = prefix } }
@@ -103,6 +113,11 @@ type Model struct {
 	problems  []Problem
 	observe   func(int)
 	reqPrefix string
+
+	maxCalls    int
+	maxJournal  int64
+	journalSize int64
+	refused     int
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -187,6 +202,46 @@ func (m *Model) Problems() []Problem {
 	return out
 }
 
+// Limit sets the bounds of WithLimits on a model already made (a server
+// that serves it applies its own); zero leaves a bound as it is.
+func (m *Model) Limit(calls int, journalBytes int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if calls > 0 {
+		m.maxCalls = calls
+	}
+	if journalBytes > 0 {
+		m.maxJournal = journalBytes
+	}
+}
+
+// Refused returns how many calls were refused for a bound of WithLimits.
+func (m *Model) Refused() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.refused
+}
+
+// overLimit refuses a call past a bound of WithLimits; m.mu is held.
+func (m *Model) overLimit(wireBytes int) error {
+	var status int
+	var msg string
+	switch {
+	case m.maxCalls > 0 && m.calls >= m.maxCalls:
+		status, msg = 400, fmt.Sprintf("simulator: this conversation has answered its limit of %d model calls (--max-calls); the call is refused", m.maxCalls)
+	case m.maxJournal > 0 && m.journalSize+int64(wireBytes) > m.maxJournal:
+		status, msg = 413, fmt.Sprintf("simulator: this conversation's journal has reached its limit of %d bytes of requests (--max-journal-bytes); the call is refused", m.maxJournal)
+	default:
+		return nil
+	}
+	if m.refused == 0 {
+		m.problems = append(m.problems, Problem{Detail: msg + " (and every later call)"})
+	}
+	m.refused++
+	body := m.errorBody(m.calls+1, msg, ErrTypeLimit)
+	return &llm.APIError{Status: status, Type: ErrTypeLimit, Message: msg, Body: []byte(body)}
+}
+
 // Generate implements llm.Model.
 func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	reply, err := m.Handle(ctx, Call{Mode: "generate", Request: req})
@@ -268,8 +323,13 @@ type Call struct {
 func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
 	req := c.Request
 	m.mu.Lock()
+	if err := m.overLimit(len(c.Wire)); err != nil {
+		m.mu.Unlock()
+		return nil, err
+	}
 	m.calls++
 	call := m.calls
+	m.journalSize += int64(len(c.Wire))
 	prompt := req.Messages
 	if !c.Owned {
 		prompt = model.Clone(prompt)

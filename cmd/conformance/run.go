@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/approval-conformance-kit/ack/baseline"
+	"github.com/approval-conformance-kit/ack/chatsim"
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/provider/all"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/runner"
@@ -53,8 +55,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	overHTTP := fs.Bool("over-http", false, "with --reference or --mutant: serve it behind driver protocol v1 and run over HTTP, as an external target")
 	listen := fs.String("listen", "127.0.0.1", "with --target: the host the harness's callback and simulator servers listen on (the adapter must reach it)")
 	godogFormat := fs.String("godog", "", "also print godog's own output in this format (pretty, progress, cucumber, junit)")
+	var lim limits.Limits
+	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.JournalBytes, limits.Calls)
 	if err := parse(fs, args); err != nil {
 		return 0, err
+	}
+	if err := lim.Check(); err != nil {
+		return 0, usagef("%v", err)
 	}
 	lvl, err := checks.ParseLevel(*level)
 	if err != nil {
@@ -136,13 +143,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if chosen != 1 {
 		return 0, usagef("say which target, once: --reference, --target URL or --mutant NAME")
 	}
+	// The harness's own servers: the simulator, the callbacks, the chat
+	// server; each scenario running at once has its conversation.
+	lim.Sessions = max(limits.DefaultSessions, 2**concurrency)
+	chatsim.DefaultLimits = lim
 	var tgt target.Target
 	if *ref || *mutant != "" {
 		if tgt, err = referenceTarget(*mutant, *denial); err != nil {
 			return 0, err
 		}
 		if *overHTTP {
-			srv, err := driverserver.NewServer(tgt, all.Models)
+			srv, err := driverserver.NewServer(tgt, all.ModelsWithin(lim.ReplyBytes), driverserver.WithLimits(limits.Limits{HeaderTimeout: lim.HeaderTimeout, RequestBytes: lim.RequestBytes, ReplyBytes: lim.ReplyBytes, Sessions: lim.Sessions}))
 			if err != nil {
 				return exitHarness, err
 			}
@@ -153,11 +164,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return 0, usagef("--over-http: only with --reference or --mutant")
 	}
 	if *url != "" {
-		ht, err := httptarget.New(*url, httptarget.WithTimeout(*timeout), httptarget.WithCallbackAddr(net.JoinHostPort(*listen, "0")))
+		ht, err := httptarget.New(*url, httptarget.WithTimeout(*timeout), httptarget.WithCallbackAddr(net.JoinHostPort(*listen, "0")), httptarget.WithLimits(lim))
 		if err != nil {
 			return exitHarness, fmt.Errorf("--target: %w", err)
 		}
-		wiring, err := httptarget.NewWiring(net.JoinHostPort(*listen, "0"))
+		wiring, err := httptarget.NewWiringWith(net.JoinHostPort(*listen, "0"), lim)
 		if err != nil {
 			ht.Close()
 			return exitHarness, err

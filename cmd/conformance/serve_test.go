@@ -145,10 +145,18 @@ func TestSim(t *testing.T) {
 // A target that answers its info and then hangs costs a few timeouts,
 // not one per scenario: the run stops, says why once, and exits 2.
 func TestHangingTargetEndsTheRunEarly(t *testing.T) {
+	url, stop := background(t, "serve")
+	resp, err := http.Get(url + "/v1/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := io.ReadAll(resp.Body) // the reference's, valid
+	resp.Body.Close()
+	stop()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1/info" {
 			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, `{"name":"hangs","roles":["agent"],"features":{"modes":["generate","stream"]}}`)
+			_, _ = w.Write(info)
 			return
 		}
 		_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client go away
