@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -45,6 +46,10 @@ type Options struct {
 	// ExtraScenarios are more directories of YAML scenarios, run with the
 	// others (conformance run --scenarios DIR).
 	ExtraScenarios []fs.FS
+	// ExtraScenarioNames name ExtraScenarios, one each (their directories),
+	// so that an error in one of their files names the file as the user
+	// knows it.
+	ExtraScenarioNames []string
 	// Tags filters scenarios with a tag expression (package tagexpr):
 	// "@PRE-01", "not @should", "@REQ-01 or @REQ-02", "@stream and not
 	// @should", and godog's "~@should", "@REQ-01,@REQ-02", "&&". A
@@ -200,16 +205,24 @@ func load(opts Options) (*suite, error) {
 		}
 		dirs = append(dirs, sfs)
 	}
+	builtIn := len(dirs)
 	dirs = append(dirs, opts.ExtraScenarios...)
-	for _, sfs := range dirs {
+	for i, sfs := range dirs {
+		named := func(err error) error {
+			var serr *scenario.Error
+			if j := i - builtIn; j >= 0 && j < len(opts.ExtraScenarioNames) && errors.As(err, &serr) {
+				serr.File = filepath.Join(opts.ExtraScenarioNames[j], filepath.FromSlash(serr.File))
+			}
+			return err
+		}
 		files, err := scenario.LoadFS(sfs, ".")
 		if err != nil {
-			return nil, err
+			return nil, named(err)
 		}
 		for _, f := range files {
 			text, err := scenario.Compile(f)
 			if err != nil {
-				return nil, err
+				return nil, named(err)
 			}
 			st.contents = append(st.contents, godog.Feature{Name: f.Path, Contents: []byte(text)})
 		}

@@ -132,6 +132,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			return 0, usagef("--scenarios: %s is not a directory", dir)
 		}
 		opts.ExtraScenarios = append(opts.ExtraScenarios, os.DirFS(dir))
+		opts.ExtraScenarioNames = append(opts.ExtraScenarioNames, dir)
 	}
 
 	chosen := 0
@@ -218,6 +219,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		}
 	}
 	code, err := deliver(stdout, res, pretty, files, destination{root: root}, base, suite)
+	if pretty && (*ref || *mutant != "") && *denial != "abort-remaining" && needsAbortRemaining(res) {
+		fmt.Fprintln(stdout, "(The scenarios of the abort-remaining denial policy run with --denial-policy abort-remaining.)")
+	}
 	if res.Interrupted != "" {
 		fmt.Fprintf(stderr, "conformance run: %s: %d scenario(s) finished, %d not run; the results are partial and marked interrupted\n", res.Interrupted, len(res.Scenarios), res.NotRun)
 		code = exitHarness
@@ -226,6 +230,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		}
 	}
 	return code, err
+}
+
+// needsAbortRemaining reports whether a scenario did not apply for want of
+// the abort-remaining denial policy.
+func needsAbortRemaining(r *report.Run) bool {
+	for _, s := range r.Scenarios {
+		if s.Verdict == report.NotApplicable && strings.Contains(s.Message, "abort-remaining") {
+			return true
+		}
+	}
+	return false
 }
 
 // destination is where report files go: a folder of their own under

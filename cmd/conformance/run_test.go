@@ -181,6 +181,11 @@ turns:
 	if code != exitFail || !strings.Contains(errOut, "bad.yaml:4") {
 		t.Fatalf("scenario check: exit %d: %s", code, errOut)
 	}
+	// A broken file of --scenarios is named by its path, not its base name.
+	code, _, errOut = runCLI("run", "--reference", "--scenarios", dir)
+	if code != exitHarness || !strings.Contains(errOut, bad+":4") {
+		t.Fatalf("run --scenarios with a broken file: exit %d: %s", code, errOut)
+	}
 }
 
 func TestRunUsageErrors(t *testing.T) {
