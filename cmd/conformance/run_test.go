@@ -310,3 +310,47 @@ func TestMergeRefusesAnIncompleteSet(t *testing.T) {
 		}
 	}
 }
+
+// make fuzz runs every fuzz target of the module.
+func TestMakeFuzzRunsEveryFuzzTarget(t *testing.T) {
+	root := filepath.Join("..", "..")
+	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^\t([a-z/]+:Fuzz\w+)(?: \\)?$`).FindAllStringSubmatch(string(makefile), -1) {
+		listed[m[1]] = true
+	}
+	fuzzFunc := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(`)
+	found := 0
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		for _, m := range fuzzFunc.FindAllStringSubmatch(string(data), -1) {
+			found++
+			if name := filepath.ToSlash(rel) + ":" + m[1]; !listed[name] {
+				t.Errorf("make fuzz does not run %s (add it to FUZZ_TARGETS)", name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found < 10 || len(listed) != found {
+		t.Errorf("%d fuzz targets found, %d listed in the Makefile", found, len(listed))
+	}
+}
