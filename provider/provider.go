@@ -244,3 +244,48 @@ func CallName(msgs []model.Message, id string) string {
 	}
 	return ""
 }
+
+// CallNames is CallName for a decoder building a conversation, in time
+// linear in the conversation: each part is read once, the last message's
+// as it grows. Its zero value is ready to use for one conversation.
+type CallNames struct {
+	older   map[string]string // the calls of msgs[:at], the latest message's winning
+	current map[string]string // the calls of msgs[at] read so far, the first winning
+	at      int
+	parts   int // how many of msgs[at]'s parts are read
+}
+
+// Name returns the tool name of the call id in msgs ("" for none): the
+// call in the latest message that has one, as CallName finds it. msgs
+// only grows between calls: messages are appended, and only the last one
+// gets more parts.
+func (c *CallNames) Name(msgs []model.Message, id string) string {
+	if len(msgs) == 0 {
+		return ""
+	}
+	if c.older == nil {
+		c.older, c.current = map[string]string{}, map[string]string{}
+	}
+	for {
+		content := msgs[c.at].Content
+		for ; c.parts < len(content); c.parts++ {
+			if p := content[c.parts]; p.Type == model.PartToolCall {
+				if _, seen := c.current[p.ToolCallID]; !seen {
+					c.current[p.ToolCallID] = p.ToolName
+				}
+			}
+		}
+		if c.at == len(msgs)-1 {
+			break
+		}
+		for k, v := range c.current { // msgs[at] is finished
+			c.older[k] = v
+		}
+		clear(c.current)
+		c.at, c.parts = c.at+1, 0
+	}
+	if name, ok := c.current[id]; ok {
+		return name
+	}
+	return c.older[id]
+}

@@ -2,7 +2,11 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand"
 	"testing"
+
+	"github.com/approval-conformance-kit/ack/model"
 )
 
 var stringCases = []string{
@@ -51,4 +55,31 @@ func FuzzUnmarshalString(f *testing.F) {
 			}
 		}
 	})
+}
+
+// CallNames answers as CallName does, at every step of conversations that
+// grow as a decoder builds them (messages appended, the last one growing).
+func TestCallNamesIsCallName(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	roles := []model.Role{model.RoleUser, model.RoleAssistant, model.RoleTool}
+	for conv := 0; conv < 2000; conv++ {
+		var msgs []model.Message
+		var names CallNames
+		for step := 0; step < 30; step++ {
+			if len(msgs) == 0 || r.Intn(3) == 0 {
+				msgs = append(msgs, model.Message{Role: roles[r.Intn(len(roles))]})
+			}
+			id := fmt.Sprintf("c%d", r.Intn(5))
+			last := &msgs[len(msgs)-1]
+			if r.Intn(2) == 0 {
+				last.Content = append(last.Content, model.ToolCall(id, fmt.Sprintf("tool%d", step), nil))
+			} else {
+				last.Content = append(last.Content, model.Text("t"))
+			}
+			ask := fmt.Sprintf("c%d", r.Intn(6))
+			if got, want := names.Name(msgs, ask), CallName(msgs, ask); got != want {
+				t.Fatalf("step %d: the name of %s is %q, CallName says %q, in %+v", step, ask, got, want, msgs)
+			}
+		}
+	}
 }

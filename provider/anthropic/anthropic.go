@@ -203,6 +203,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		}
 	}
 	msgs := &d.Request.Messages
+	var names provider.CallNames // the results' tool names, in linear time
 	if len(r.System) > 0 {
 		s, err := resultText(r.System)
 		if err != nil {
@@ -278,7 +279,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 					return nil, fmt.Errorf("%s.content: %w", field, err)
 				}
 				open(model.RoleTool)
-				cur.Content = append(cur.Content, model.ToolResult(b.ToolUseID, provider.CallName(*msgs, b.ToolUseID), provider.OutputFromText(s, b.IsError)))
+				cur.Content = append(cur.Content, model.ToolResult(b.ToolUseID, names.Name(*msgs, b.ToolUseID), provider.OutputFromText(s, b.IsError)))
 				entry.Results = append(entry.Results, wire.Result{ID: b.ToolUseID, Block: j, Canonical: len(*msgs) - 1})
 			default:
 				// Images, documents and thinking blocks say nothing about tools.

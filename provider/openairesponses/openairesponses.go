@@ -254,6 +254,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		d.Request.Tools = append(d.Request.Tools, def)
 	}
 	msgs := &d.Request.Messages
+	var names provider.CallNames // the results' tool names, in linear time
 	if len(r.Instructions) > 0 && string(r.Instructions) != "null" {
 		var text string
 		if err := json.Unmarshal(r.Instructions, &text); err != nil {
@@ -329,7 +330,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 				return nil, MissingParameter(field + ".output")
 			}
 			entry.Canonical = into(model.RoleTool)
-			(*msgs)[entry.Canonical].Content = append((*msgs)[entry.Canonical].Content, model.ToolResult(it.CallID, provider.CallName(*msgs, it.CallID), provider.OutputFromText(out, false)))
+			(*msgs)[entry.Canonical].Content = append((*msgs)[entry.Canonical].Content, model.ToolResult(it.CallID, names.Name(*msgs, it.CallID), provider.OutputFromText(out, false)))
 			entry.Results = []wire.Result{{ID: it.CallID, Canonical: entry.Canonical}}
 		case "mcp_approval_request":
 			if it.ID == "" || it.Name == "" {
