@@ -48,13 +48,37 @@ build:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
-## fuzz: a short run of every fuzz target
+## fuzz: a short run of every fuzz target, FUZZTIME each on 2 workers; a new
+## input is minimised in at most 50 runs, so that the time goes to new inputs
+## (the default, a minute of minimising each, left a few hundred runs a target)
+FUZZTIME ?= 20s
+FUZZ_TARGETS := \
+	baseline:FuzzParse \
+	chat/protocols:FuzzDecodeRequest \
+	chat/sse:FuzzReader \
+	model:FuzzDecodeMatchesOldDecoder \
+	model:FuzzDecodeMessages \
+	provider/anthropic:FuzzDecodeRequest \
+	provider/canonical:FuzzDecodeRequest \
+	provider/openaichat:FuzzDecodeRequest \
+	provider/openairesponses:FuzzDecodeRequest \
+	provider/openairesponses:FuzzKeepStream \
+	provider/openairesponses:FuzzResolve \
+	provider:FuzzUnmarshalString \
+	report:FuzzDecodeJSON \
+	scenario:FuzzParse \
+	simulator:FuzzParseScript \
+	tagexpr:FuzzParse \
+	target/driverserver:FuzzRequests \
+	target/httptarget:FuzzAnswers \
+	target/httptarget:FuzzCallbacks \
+	transcript:FuzzRead
+
 fuzz:
-	$(GO) test ./model -run '^$$' -fuzz FuzzDecodeMessages -fuzztime 30s
-	$(GO) test ./model -run '^$$' -fuzz FuzzDecodeMatchesOldDecoder -fuzztime 30s
-	$(GO) test ./chat/protocols -run '^$$' -fuzz FuzzDecodeRequest -fuzztime 30s
-	$(GO) test ./chat/sse -run '^$$' -fuzz FuzzReader -fuzztime 30s
-	for p in openaichat openairesponses anthropic canonical; do $(GO) test ./provider/$$p -run '^$$' -fuzz FuzzDecodeRequest -fuzztime 30s || exit 1; done
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=./$${t%%:*}; name=$${t##*:}; echo "fuzz $$pkg $$name"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 50x -parallel 2 || exit 1; \
+	done
 
 ## report-render: write a report of the reference and render report.html with
 ## headless Chromium (Debian: apt-get install chromium) to report.png

@@ -20,9 +20,12 @@ package baseline
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -71,58 +74,127 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
-var lineRE = regexp.MustCompile(`line (\d+): (.*)`)
-
-// Parse reads an expected-failures document.
+// Parse reads an expected-failures document. Errors name the file, the
+// line and the field, and say what is allowed there.
 func Parse(path string, data []byte) (*File, error) {
-	var doc struct {
-		ExpectedFailures []yaml.Node `yaml:"expectedFailures"`
+	fail := func(line int, format string, args ...any) error {
+		if line == 0 {
+			return fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...))
+		}
+		return fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, args...))
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
+	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		if m := lineRE.FindStringSubmatch(msg); m != nil {
-			return nil, fmt.Errorf("%s:%s: %s", path, m[1], m[2])
+		if errors.Is(err, io.EOF) {
+			return nil, fail(0, "the file is empty (a baseline is \"expectedFailures:\" and a list of entries, each with scenario, reason and optionally check; \"expectedFailures: []\" for none)")
 		}
-		return nil, fmt.Errorf("%s: %s", path, msg)
+		return nil, yamlError(path, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, fail(extra.Line, "a second YAML document: a baseline is one document")
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(path, err)
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, fail(root.Line, "a baseline is a mapping with the key expectedFailures, not %s", describeNode(root))
+	}
+	var list *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Value != "expectedFailures" {
+			return nil, fail(k.Line, "%s: unknown field (allowed: expectedFailures)", k.Value)
+		}
+		list = v
+	}
+	if list == nil {
+		return nil, fail(root.Line, "expectedFailures: missing")
 	}
 	f := &File{Path: path}
+	if list.Kind == yaml.ScalarNode && list.Tag == "!!null" {
+		return f, nil // "expectedFailures:" with nothing: no expected failure
+	}
+	if list.Kind != yaml.SequenceNode {
+		return nil, fail(list.Line, "expectedFailures: want a list of entries, not %s", describeNode(list))
+	}
 	seen := map[string]int{}
-	for _, n := range doc.ExpectedFailures {
-		var e Entry
+	for i, n := range list.Content {
+		field := fmt.Sprintf("expectedFailures[%d]", i)
 		if n.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("%s:%d: an entry is a mapping with scenario, check and reason", path, n.Line)
+			return nil, fail(n.Line, "%s: an entry is a mapping with scenario, check and reason, not %s", field, describeNode(n))
 		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			switch k := n.Content[i].Value; k {
-			case "scenario", "check", "reason":
+		var e Entry
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			k, v := n.Content[j], n.Content[j+1]
+			var dst *string
+			switch k.Value {
+			case "scenario":
+				dst = &e.Scenario
+			case "check":
+				dst = &e.Check
+			case "reason":
+				dst = &e.Reason
 			default:
-				return nil, fmt.Errorf("%s:%d: %s: unknown field (allowed: scenario, check, reason)", path, n.Content[i].Line, k)
+				return nil, fail(k.Line, "%s: unknown field (allowed: scenario, check, reason)", k.Value)
 			}
-		}
-		if err := n.Decode(&e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, n.Line, err)
+			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+				return nil, fail(v.Line, "%s.%s: want text, not %s", field, k.Value, describeNode(v))
+			}
+			*dst = v.Value
 		}
 		e.Line = n.Line
 		switch {
 		case strings.TrimSpace(e.Scenario) == "":
-			return nil, fmt.Errorf("%s:%d: scenario: missing", path, n.Line)
+			return nil, fail(n.Line, "scenario: missing (the scenario's id as reports show it, \"file: name\"; a trailing * matches any suffix)")
 		case strings.TrimSpace(e.Reason) == "":
-			return nil, fmt.Errorf("%s:%d: reason: say why %q is expected to fail", path, n.Line, e.Scenario)
+			return nil, fail(n.Line, "reason: say why %q is expected to fail", e.Scenario)
 		}
 		if e.Check != "" {
 			if _, ok := checks.Lookup(e.Check); !ok {
-				return nil, fmt.Errorf("%s:%d: check: unknown check %q", path, n.Line, e.Check)
+				return nil, fail(n.Line, "check: unknown check %q", e.Check)
 			}
 		}
 		if first, dup := seen[e.String()]; dup {
-			return nil, fmt.Errorf("%s:%d: %s is already listed on line %d", path, n.Line, e.String(), first)
+			return nil, fail(n.Line, "%s is already listed on line %d", e.String(), first)
 		}
 		seen[e.String()] = n.Line
 		f.Entries = append(f.Entries, e)
 	}
 	return f, nil
+}
+
+var lineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlError names the file and line of a YAML syntax error.
+func yamlError(path string, err error) error {
+	msg := err.Error()
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("%s:%s: %s", path, m[1], m[2])
+	}
+	return fmt.Errorf("%s: %s", path, strings.TrimPrefix(msg, "yaml: "))
+}
+
+// describeNode says what a YAML node is, for errors.
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "a document"
 }
 
 // Outcome is what a baseline made of a run.
@@ -136,6 +208,10 @@ type Outcome struct {
 	// NotRun are entries no scenario of the run matched (filtered out by
 	// tags or shard); they are neither stale nor expected.
 	NotRun []Entry `json:"notRun,omitempty"`
+	// Unknown are entries that match no scenario of the whole suite (a
+	// misspelled id, a scenario since renamed): they fail the run, as
+	// stale entries do. Only ApplySuite finds them.
+	Unknown []Entry `json:"unknown,omitempty"`
 }
 
 // Hit is a scenario failure, on one check or on the whole scenario.
@@ -148,7 +224,9 @@ type Hit struct {
 
 // OK reports whether the run is acceptable under the baseline: no
 // unexpected failure of a MUST check and no stale entry.
-func (o *Outcome) OK() bool { return len(o.Unexpected) == 0 && len(o.Stale) == 0 }
+func (o *Outcome) OK() bool {
+	return len(o.Unexpected) == 0 && len(o.Stale) == 0 && len(o.Unknown) == 0
+}
 
 func bad(v report.Verdict) bool {
 	return v == report.Fail || v == report.Error || v == report.Timeout
@@ -205,6 +283,23 @@ func Apply(f *File, run *report.Run) *Outcome {
 			out.Stale = append(out.Stale, e)
 		}
 	}
+	return out
+}
+
+// ApplySuite is Apply, knowing every scenario id of the suite the run was
+// taken from (whatever its tags and shard): an entry that matches none of
+// them is Unknown rather than NotRun.
+func ApplySuite(f *File, run *report.Run, suite []string) *Outcome {
+	out := Apply(f, run)
+	var notRun []Entry
+	for _, e := range out.NotRun {
+		if slices.ContainsFunc(suite, e.matches) {
+			notRun = append(notRun, e)
+		} else {
+			out.Unknown = append(out.Unknown, e)
+		}
+	}
+	out.NotRun = notRun
 	return out
 }
 

@@ -63,12 +63,55 @@ func TestParseErrors(t *testing.T) {
 		"unknown field": {"expectedFailures:\n  - scenario: x\n    reason: y\n    why: z\n", "b.yaml:4: why: unknown field"},
 		"unknown check": {"expectedFailures:\n  - scenario: x\n    check: PRE-99\n    reason: y\n", `b.yaml:2: check: unknown check "PRE-99"`},
 		"duplicate":     {"expectedFailures:\n  - {scenario: x, reason: y}\n  - {scenario: x, reason: z}\n", "already listed on line 2"},
-		"top field":     {"expected: []\n", "b.yaml:1:"},
-		"not a mapping": {"expectedFailures:\n  - just text\n", "b.yaml:2: an entry is a mapping"},
+		"top field":     {"expectedFailure:\n  - {scenario: x, reason: y}\n", "b.yaml:1: expectedFailure: unknown field (allowed: expectedFailures)"},
+		"empty":         {"", "b.yaml: the file is empty (a baseline is \"expectedFailures:\""},
+		"blank":         {"\n# nothing\n", "b.yaml: the file is empty"},
+		"not a list":    {"expectedFailures: 3\n", `b.yaml:1: expectedFailures: want a list of entries, not "3"`},
+		"a list":        {"- scenario: x\n", "b.yaml:1: a baseline is a mapping with the key expectedFailures, not a list"},
+		"not text":      {"expectedFailures:\n  - scenario: [a, b]\n    reason: y\n", "b.yaml:2: expectedFailures[0].scenario: want text, not a list"},
+		"two docs":      {"expectedFailures: []\n---\nexpectedFailures: []\n", "b.yaml:2: a second YAML document"},
+		"syntax":        {"expectedFailures:\n  - scenario: \"x\n", "b.yaml:2:"},
+		"not a mapping": {"expectedFailures:\n  - just text\n", `b.yaml:2: expectedFailures[0]: an entry is a mapping with scenario, check and reason, not "just text"`},
 	} {
 		_, err := Parse("b.yaml", []byte(tc.doc))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", name, err, tc.want)
 		}
+	}
+}
+
+func TestEmptyListIsNoExpectedFailure(t *testing.T) {
+	for _, doc := range []string{"expectedFailures: []\n", "expectedFailures:\n"} {
+		f, err := Parse("b.yaml", []byte(doc))
+		if err != nil || len(f.Entries) != 0 {
+			t.Errorf("%q: %v, %v", doc, f, err)
+		}
+	}
+}
+
+// An entry that names no scenario of the suite (misspelled) is named and
+// fails the run; one filtered out by tags is only not run.
+func TestApplySuiteFindsUnknownEntries(t *testing.T) {
+	f, err := Parse("base.yaml", []byte(`expectedFailures:
+  - scenario: "a.feature: one (stream)"
+    reason: broken
+  - scenario: "z.feature: gone"
+    reason: filtered out
+  - scenario: "a.feature: onw (stream)"
+    reason: misspelled
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite := []string{"a.feature: one (stream)", "a.feature: two", "b.feature: three", "c.feature: four", "z.feature: gone"}
+	o := ApplySuite(f, run(), suite)
+	if len(o.Unknown) != 1 || o.Unknown[0].Scenario != "a.feature: onw (stream)" || o.Unknown[0].Line != 6 {
+		t.Errorf("unknown %+v", o.Unknown)
+	}
+	if len(o.NotRun) != 1 || o.NotRun[0].Scenario != "z.feature: gone" {
+		t.Errorf("not run %+v", o.NotRun)
+	}
+	if o.OK() {
+		t.Error("a baseline with an unknown entry is OK")
 	}
 }

@@ -14,16 +14,19 @@ package chatsim
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"sync"
 
 	"github.com/approval-conformance-kit/ack/chat"
+	"github.com/approval-conformance-kit/ack/limits"
 )
 
-// MaxRequestBody bounds a request body.
-const MaxRequestBody = 4 << 20
+// MaxRequestBody bounds a request body a Conversation reads; a Server
+// applies its own limit (Limits.RequestBytes) first.
+const MaxRequestBody = limits.DefaultRequestBytes
 
 // Turn is the answer to one request.
 type Turn struct {
@@ -206,7 +209,13 @@ func (c *Conversation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBody))
 	c.mu.Lock()
 	rec := Request{N: len(c.requests) + 1, Turn: -1, Body: append(json.RawMessage(nil), body...)}
-	if err != nil {
+	status := http.StatusBadRequest
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		rec.Body = nil
+		rec.Error = (&limits.TooLarge{What: "the request body", Limit: tooBig.Limit, Flag: "max-request-bytes"}).Error()
+		status = http.StatusRequestEntityTooLarge
+	} else if err != nil {
 		rec.Error = "reading the body: " + err.Error()
 	} else if dec, derr := c.codec.DecodeRequest(body); derr != nil {
 		rec.Error = fmt.Sprintf("the %s request does not decode: %v", c.codec.Name(), derr)
@@ -219,7 +228,7 @@ func (c *Conversation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.requests = append(c.requests, rec)
 		c.notifyLocked()
 		c.mu.Unlock()
-		writeError(w, http.StatusBadRequest, rec.Error)
+		writeError(w, status, rec.Error)
 		return
 	}
 	if c.next >= len(c.turns) {

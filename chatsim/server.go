@@ -8,7 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/approval-conformance-kit/ack/limits"
 )
 
 // Server is a loopback HTTP server for scripted conversations, each mounted
@@ -17,21 +18,34 @@ type Server struct {
 	// URL is the server's base URL, e.g. http://127.0.0.1:41234.
 	URL string
 
-	srv *http.Server
-	ln  net.Listener
+	srv    *http.Server
+	ln     net.Listener
+	limits limits.Limits
 
 	mu    sync.Mutex
 	convs map[string]*Conversation
 }
 
-// NewServer starts a server on 127.0.0.1 with a free port.
-func NewServer() (*Server, error) {
+// DefaultLimits are the limits of the servers NewServer starts: the time
+// a client may take to send headers and the largest request body (413
+// beyond). A program sets them once, before it starts servers
+// (conformance run --header-timeout, --max-request-bytes).
+var DefaultLimits = limits.Default()
+
+// NewServer starts a server on 127.0.0.1 with a free port, with
+// DefaultLimits.
+func NewServer() (*Server, error) { return NewServerWith(DefaultLimits) }
+
+// NewServerWith starts a server on 127.0.0.1 with a free port, with these
+// limits.
+func NewServerWith(lim limits.Limits) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("chatsim: listen: %w", err)
 	}
-	s := &Server{URL: "http://" + ln.Addr().String(), ln: ln, convs: map[string]*Conversation{}}
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	lim = lim.WithDefaults()
+	s := &Server{URL: "http://" + ln.Addr().String(), ln: ln, convs: map[string]*Conversation{}, limits: lim}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: lim.HeaderTimeout}
 	go func() { _ = s.srv.Serve(ln) }() // Serve returns when Close is called
 	return s, nil
 }
@@ -69,6 +83,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("chatsim: no conversation %q", id))
 		return
 	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.limits.RequestBytes)
 	c.ServeHTTP(w, r)
 }
 

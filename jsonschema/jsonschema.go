@@ -84,11 +84,14 @@ type ValidationError struct {
 	Problems []string
 }
 
+// shownProblems is how many problems Error lists before counting the rest.
+const shownProblems = 4
+
 func (e *ValidationError) Error() string {
-	if len(e.Problems) == 1 {
-		return e.Problems[0]
+	if len(e.Problems) <= shownProblems {
+		return strings.Join(e.Problems, "; ")
 	}
-	return fmt.Sprintf("%s (and %d more)", e.Problems[0], len(e.Problems)-1)
+	return fmt.Sprintf("%s (and %d more)", strings.Join(e.Problems[:shownProblems], "; "), len(e.Problems)-shownProblems)
 }
 
 // Validate checks a JSON document against the schema.

@@ -1,5 +1,7 @@
 package model
 
+import "sync"
+
 // Loc is where a part sits in a conversation.
 type Loc struct {
 	Message int // index of the message
@@ -24,17 +26,45 @@ type Index struct {
 	ResponseOrder []Loc
 
 	msgs []Message
+	// requestOfCall maps a toolCallId to its first approval request, made
+	// on the first RequestForCall.
+	requestOfCall     map[string]Loc
+	requestOfCallOnce sync.Once
 }
 
 // IndexOf indexes the tool parts of msgs. The index refers to msgs; do not
 // change msgs while using it.
 func IndexOf(msgs []Message) *Index {
+	// The maps are made at their size, so that indexing a long
+	// conversation costs per part what a short one does.
+	var calls, results, requests, responses int
+	for _, m := range msgs {
+		for _, p := range m.Content {
+			switch p.Type {
+			case PartToolCall:
+				calls++
+			case PartToolResult:
+				results++
+			case PartToolApprovalRequest:
+				requests++
+			case PartToolApprovalResponse:
+				responses++
+			}
+		}
+	}
 	ix := &Index{
-		Calls:     map[string]Loc{},
-		Results:   map[string][]Loc{},
-		Requests:  map[string]Loc{},
-		Responses: map[string][]Loc{},
+		Calls:     make(map[string]Loc, calls),
+		Results:   make(map[string][]Loc, results),
+		Requests:  make(map[string]Loc, requests),
+		Responses: make(map[string][]Loc, responses),
 		msgs:      msgs,
+	}
+	// A call's first result and an approval's first response are cut from
+	// one array; only a second one for the same id costs an allocation.
+	locs := make([]Loc, 0, results+responses)
+	first := func(loc Loc) []Loc {
+		locs = append(locs, loc)
+		return locs[len(locs)-1 : len(locs) : len(locs)]
 	}
 	for i, m := range msgs {
 		for j, p := range m.Content {
@@ -46,14 +76,22 @@ func IndexOf(msgs []Message) *Index {
 					ix.CallOrder = append(ix.CallOrder, p.ToolCallID)
 				}
 			case PartToolResult:
-				ix.Results[p.ToolCallID] = append(ix.Results[p.ToolCallID], loc)
+				if prev, seen := ix.Results[p.ToolCallID]; seen {
+					ix.Results[p.ToolCallID] = append(prev, loc)
+				} else {
+					ix.Results[p.ToolCallID] = first(loc)
+				}
 			case PartToolApprovalRequest:
 				if _, seen := ix.Requests[p.ApprovalID]; !seen {
 					ix.Requests[p.ApprovalID] = loc
 					ix.RequestOrder = append(ix.RequestOrder, p.ApprovalID)
 				}
 			case PartToolApprovalResponse:
-				ix.Responses[p.ApprovalID] = append(ix.Responses[p.ApprovalID], loc)
+				if prev, seen := ix.Responses[p.ApprovalID]; seen {
+					ix.Responses[p.ApprovalID] = append(prev, loc)
+				} else {
+					ix.Responses[p.ApprovalID] = first(loc)
+				}
 				ix.ResponseOrder = append(ix.ResponseOrder, loc)
 			}
 		}
@@ -93,11 +131,19 @@ func (ix *Index) Request(approvalID string) (Part, bool) {
 
 // RequestForCall returns the first approval request for the call.
 func (ix *Index) RequestForCall(toolCallID string) (Part, bool) {
-	for _, id := range ix.RequestOrder {
-		p := ix.Part(ix.Requests[id])
-		if p.ToolCallID == toolCallID {
-			return p, true
+	ix.requestOfCallOnce.Do(func() {
+		ix.requestOfCall = make(map[string]Loc, len(ix.RequestOrder))
+		for _, id := range ix.RequestOrder {
+			loc := ix.Requests[id]
+			call := ix.Part(loc).ToolCallID
+			if _, seen := ix.requestOfCall[call]; !seen {
+				ix.requestOfCall[call] = loc
+			}
 		}
+	})
+	loc, ok := ix.requestOfCall[toolCallID]
+	if !ok {
+		return Part{}, false
 	}
-	return Part{}, false
+	return ix.Part(loc), true
 }

@@ -149,11 +149,25 @@ func (o *ToolOutput) TextValue() string {
 	if o == nil || (o.Type != OutputText && o.Type != OutputErrorText) {
 		return ""
 	}
+	if s, ok := stringValue(o.Value); ok {
+		return s
+	}
 	var s string
 	if err := json.Unmarshal(o.Value, &s); err != nil {
 		return ""
 	}
 	return s
+}
+
+// stringValue reads raw when it is exactly one JSON string, as
+// encoding/json would, without its reflection.
+func stringValue(raw json.RawMessage) (string, bool) {
+	d := &decoder{data: raw}
+	if d.peek() != '"' {
+		return "", false
+	}
+	s, ok := d.readString()
+	return s, ok && d.pos == len(raw)
 }
 
 // Equal reports whether two outputs are the same, comparing JSON values by
@@ -218,19 +232,56 @@ func SystemText(s string) Message {
 	return Message{Role: RoleSystem, Content: []Part{Text(s)}, StringContent: true}
 }
 
-// Clone returns a deep copy of the messages.
+// Clone returns a deep copy of the messages. The copy is made in a few
+// allocations (the parts, the outputs, the raw JSON), so that copying a
+// long conversation costs per message what a short one does.
 func Clone(msgs []Message) []Message {
 	if msgs == nil {
 		return nil
 	}
+	nParts, nOutputs, nRaw := 0, 0, 0
+	for _, m := range msgs {
+		nParts += len(m.Content)
+		nRaw += len(m.ProviderOptions)
+		for _, p := range m.Content {
+			nRaw += len(p.Input) + len(p.ProviderOptions)
+			if p.Output != nil {
+				nOutputs++
+				nRaw += len(p.Output.Value) + len(p.Output.ProviderOptions)
+			}
+		}
+	}
 	out := make([]Message, len(msgs))
+	parts := make([]Part, nParts)
+	outputs := make([]ToolOutput, nOutputs)
+	arena := make([]byte, 0, nRaw)
+	keep := func(r json.RawMessage) json.RawMessage {
+		if len(r) == 0 {
+			return nil
+		}
+		n := len(arena)
+		arena = append(arena, r...)
+		return arena[n:len(arena):len(arena)]
+	}
 	for i, m := range msgs {
 		out[i] = m
-		out[i].ProviderOptions = cloneRaw(m.ProviderOptions)
-		out[i].Content = make([]Part, len(m.Content))
+		out[i].ProviderOptions = keep(m.ProviderOptions)
+		content := parts[:len(m.Content):len(m.Content)]
+		parts = parts[len(m.Content):]
 		for j, p := range m.Content {
-			out[i].Content[j] = p.Clone()
+			content[j] = p
+			content[j].Input = keep(p.Input)
+			content[j].ProviderOptions = keep(p.ProviderOptions)
+			if p.Output != nil {
+				o := &outputs[0]
+				outputs = outputs[1:]
+				*o = *p.Output
+				o.Value = keep(p.Output.Value)
+				o.ProviderOptions = keep(p.Output.ProviderOptions)
+				content[j].Output = o
+			}
 		}
+		out[i].Content = content
 	}
 	return out
 }
@@ -264,6 +315,11 @@ func mustString(s string) json.RawMessage {
 func compact(v json.RawMessage) json.RawMessage {
 	if len(v) == 0 {
 		return v
+	}
+	if bytes.IndexAny(v, " \t\r\n") < 0 {
+		// Nothing to take out: JSON without white space is compact as it
+		// is (and anything else is kept as it is).
+		return append(json.RawMessage(nil), v...)
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, v); err != nil {

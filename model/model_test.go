@@ -288,3 +288,59 @@ func FuzzDecodeMessages(f *testing.F) {
 		}
 	})
 }
+
+// A clone is equal to its original and shares nothing it could change.
+func TestCloneIsDeepAndIndependent(t *testing.T) {
+	msgs, err := DecodeMessages([]byte(designExample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs[0].ProviderOptions = json.RawMessage(`{"a":1}`)
+	msgs[1].Content[0].ProviderOptions = json.RawMessage(`{}`)
+	msgs = append(msgs, Message{Role: RoleUser, Content: []Part{}})
+	c := Clone(msgs)
+	if diff := cmp.Diff(msgs, c); diff != "" {
+		t.Fatalf("clone differs (-original +clone):\n%s", diff)
+	}
+	c[2].Content[1].Input[2] = 'X'
+	c[0].ProviderOptions[2] = 'X'
+	c[7].Content[2].Output.Value[0] = 'X'
+	c[3].Content[1].Output.Reason = "changed"
+	c[2].Content = append(c[2].Content, Text("appended"))
+	if string(msgs[2].Content[1].Input) != `{"path":"/a"}` || string(msgs[0].ProviderOptions) != `{"a":1}` ||
+		string(msgs[7].Content[2].Output.Value) != `{"code":1}` || msgs[3].Content[1].Output.Reason != "no" || len(msgs[2].Content) != 3 {
+		t.Fatalf("changing the clone changed the original: %+v", msgs)
+	}
+	if Clone(nil) != nil {
+		t.Fatal("the clone of nil is not nil")
+	}
+}
+
+func TestTextValue(t *testing.T) {
+	for raw, want := range map[string]string{
+		`"plain"`: "plain", `"a\nb \u00e9 \ud83d\ude00"`: "a\nb é 😀", `""`: "", `"x" `: "x", `3`: "",
+	} {
+		if got := (&ToolOutput{Type: OutputText, Value: json.RawMessage(raw)}).TextValue(); got != want {
+			t.Errorf("TextValue of %s = %q, want %q", raw, got, want)
+		}
+	}
+	if got := (&ToolOutput{Type: OutputJSON, Value: json.RawMessage(`"x"`)}).TextValue(); got != "" {
+		t.Errorf("a json output's text value is %q", got)
+	}
+}
+
+// RequestForCall finds the first request for a call in request order,
+// for every call, as a scan of the requests does.
+func TestRequestForCall(t *testing.T) {
+	msgs := []Message{
+		{Role: RoleAssistant, Content: []Part{ToolCall("c1", "t", nil), ToolCall("c2", "t", nil), ApprovalRequest("a2", "c2"), ApprovalRequest("a1", "c1"), ApprovalRequest("a1b", "c1"), ApprovalRequest("a0", "")}},
+		{Role: RoleAssistant, Content: []Part{ApprovalRequest("a2", "c9"), ApprovalRequest("a3", "c2")}},
+	}
+	ix := IndexOf(msgs)
+	for call, want := range map[string]string{"c1": "a1", "c2": "a2", "": "a0", "c9": "", "c3": ""} {
+		got, ok := ix.RequestForCall(call)
+		if ok != (want != "") || got.ApprovalID != want {
+			t.Errorf("request for %q: %q %v, want %q", call, got.ApprovalID, ok, want)
+		}
+	}
+}

@@ -9,10 +9,11 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/llm"
 )
 
-// maxResponseBody bounds a non-streamed reply or an error body.
+// maxResponseBody bounds an error body.
 const maxResponseBody = 16 << 20
 
 // Client is an llm.Model that calls a provider endpoint over HTTP in its
@@ -28,6 +29,19 @@ type Client struct {
 	HTTP *http.Client
 	// Header is added to every request (an API key, say).
 	Header http.Header
+	// MaxReply bounds a reply, JSON or the whole of a stream, in bytes
+	// (limits.DefaultReplyBytes when 0); past it the call fails with a
+	// *limits.TooLarge.
+	MaxReply int64
+}
+
+// reply bounds a reply body.
+func (c *Client) reply(body io.Reader) io.Reader {
+	limit := c.MaxReply
+	if limit <= 0 {
+		limit = limits.DefaultReplyBytes
+	}
+	return limits.NewReader(body, limit, "the model's reply", "max-reply-bytes")
 }
 
 // NewClient returns a client at baseURL of the model API named by api: a
@@ -102,7 +116,7 @@ func (c *Client) Generate(ctx context.Context, req *llm.Request) (*llm.Response,
 		return nil, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	data, err := io.ReadAll(c.reply(resp.Body))
 	if err != nil {
 		return nil, fmt.Errorf("%s client: read the reply: %w", c.Codec.Profile(), err)
 	}
@@ -121,7 +135,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request, yield func(llm.St
 	}
 	defer resp.Body.Close()
 	finished := false
-	err = c.Codec.ReadStream(ctx, resp.Body, func(ev llm.StreamEvent) error {
+	err = c.Codec.ReadStream(ctx, c.reply(resp.Body), func(ev llm.StreamEvent) error {
 		if ev.Type == llm.StreamFinish {
 			finished = true
 		}

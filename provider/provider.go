@@ -5,10 +5,12 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
@@ -100,7 +102,7 @@ func OutputText(o *model.ToolOutput) string {
 // (Anthropic's flag) makes it an error.
 func OutputFromText(s string, isError bool) *model.ToolOutput {
 	var v any
-	if json.Unmarshal([]byte(s), &v) == nil {
+	if mayBeJSONValue(s) && json.Unmarshal([]byte(s), &v) == nil {
 		if _, str := v.(string); !str {
 			if isError {
 				return &model.ToolOutput{Type: model.OutputErrorJSON, Value: json.RawMessage(s)}
@@ -112,6 +114,45 @@ func OutputFromText(s string, isError bool) *model.ToolOutput {
 		return model.ErrorTextOutput(s)
 	}
 	return model.TextOutput(s)
+}
+
+// UnmarshalString reads raw into a string as json.Unmarshal does (a JSON
+// string, or null as ""), and reports whether it could: what cannot be a
+// string (an object, an array) is refused at its first byte, and a string
+// without escapes is read without a parse.
+func UnmarshalString(raw []byte) (string, bool) {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) == 0 || (t[0] != '"' && t[0] != 'n') {
+		return "", false
+	}
+	if s, ok := plainString(t); ok {
+		return s, true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
+
+// plainString reads a JSON string (and nothing after it but white space)
+// without escapes or bytes outside printable ASCII.
+func plainString(raw []byte) (string, bool) {
+	raw = bytes.TrimRight(raw, " \t\r\n")
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	for _, c := range raw[1 : len(raw)-1] {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	return string(raw[1 : len(raw)-1]), true
+}
+
+// mayBeJSONValue reports whether s may be JSON other than a string: it
+// starts (after JSON's white space) as an object, array, literal or number
+// does. Text that cannot is spared a parse.
+func mayBeJSONValue(s string) bool {
+	t := strings.TrimLeft(s, " \t\r\n")
+	return t != "" && strings.IndexByte("{[tfn-0123456789", t[0]) >= 0
 }
 
 // IsFailure reports whether an output is an error or a denial (Anthropic's
@@ -202,4 +243,49 @@ func CallName(msgs []model.Message, id string) string {
 		}
 	}
 	return ""
+}
+
+// CallNames is CallName for a decoder building a conversation, in time
+// linear in the conversation: each part is read once, the last message's
+// as it grows. Its zero value is ready to use for one conversation.
+type CallNames struct {
+	older   map[string]string // the calls of msgs[:at], the latest message's winning
+	current map[string]string // the calls of msgs[at] read so far, the first winning
+	at      int
+	parts   int // how many of msgs[at]'s parts are read
+}
+
+// Name returns the tool name of the call id in msgs ("" for none): the
+// call in the latest message that has one, as CallName finds it. msgs
+// only grows between calls: messages are appended, and only the last one
+// gets more parts.
+func (c *CallNames) Name(msgs []model.Message, id string) string {
+	if len(msgs) == 0 {
+		return ""
+	}
+	if c.older == nil {
+		c.older, c.current = map[string]string{}, map[string]string{}
+	}
+	for {
+		content := msgs[c.at].Content
+		for ; c.parts < len(content); c.parts++ {
+			if p := content[c.parts]; p.Type == model.PartToolCall {
+				if _, seen := c.current[p.ToolCallID]; !seen {
+					c.current[p.ToolCallID] = p.ToolName
+				}
+			}
+		}
+		if c.at == len(msgs)-1 {
+			break
+		}
+		for k, v := range c.current { // msgs[at] is finished
+			c.older[k] = v
+		}
+		clear(c.current)
+		c.at, c.parts = c.at+1, 0
+	}
+	if name, ok := c.current[id]; ok {
+		return name
+	}
+	return c.older[id]
 }

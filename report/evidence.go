@@ -401,16 +401,43 @@ func evidenceText(ev *Evidence, maxBytes int) string {
 			add("  " + turnText(i, e))
 		}
 	}
-	var b strings.Builder
-	for i, l := range lines {
-		if b.Len()+len(l)+1 > maxBytes && i > 0 {
-			fmt.Fprintf(&b, "… %d more line(s); the whole evidence is in report.json", len(lines)-i)
-			break
-		}
-		b.WriteString(l)
-		b.WriteByte('\n')
+	return headAndTail(lines, maxBytes)
+}
+
+// headAndTail joins lines within maxBytes. When they do not fit it keeps a
+// third of the room for the first lines and the rest for the last ones,
+// where a scenario's end shows (the last model call, the tool runs, the
+// turns), and says how many lines it left out between.
+func headAndTail(lines []string, maxBytes int) string {
+	total := 0
+	for _, l := range lines {
+		total += len(l) + 1
 	}
-	return strings.TrimRight(b.String(), "\n")
+	if total <= maxBytes {
+		return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+	}
+	const marker = 80 // room for the line that says what was left out
+	head, size := 0, 0
+	for head < len(lines) && size+len(lines[head])+1 <= (maxBytes-marker)/3 {
+		size += len(lines[head]) + 1
+		head++
+	}
+	head = max(head, 1) // the first line says what follows
+	size = len(lines[0]) + 1
+	for i := 1; i < head; i++ {
+		size += len(lines[i]) + 1
+	}
+	tail := len(lines)
+	for tail > head && size+len(lines[tail-1])+1 <= maxBytes-marker {
+		size += len(lines[tail-1]) + 1
+		tail--
+	}
+	out := append([]string{}, lines[:head]...)
+	if tail > head {
+		out = append(out, fmt.Sprintf("… %d line(s) left out; the whole evidence is in report.json", tail-head))
+	}
+	out = append(out, lines[tail:]...)
+	return strings.Join(out, "\n")
 }
 
 // targetFields flattens the target info into label/value pairs in a

@@ -158,3 +158,35 @@ func TestMdText(t *testing.T) {
 		}
 	}
 }
+
+// Long evidence keeps its end in report.md: the last model call, the tool
+// runs and the turns, where the denial and the run show, with the middle
+// left out.
+func TestMarkdownKeepsTheEndOfLongEvidence(t *testing.T) {
+	var calls []any
+	for i := range 60 {
+		calls = append(calls, map[string]any{"call": i + 1, "turn": i, "mode": "generate", "verdict": "ok",
+			"prompt": []any{map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": strings.Repeat("history ", 20)}}}}})
+	}
+	r := synthRun()
+	r.Scenarios[0].Verdict = Fail
+	r.Scenarios[0].Evidence = &Evidence{
+		ModelCalls: calls,
+		ToolRuns:   []any{map[string]any{"tool": "deleteFile", "toolCallId": "call_denied", "input": map[string]any{"path": "/etc"}, "turn": 2}},
+		Turns:      []any{map[string]any{"turn": 2, "response": map[string]any{"finishReason": "stop", "messages": []any{}}}},
+	}
+	md := string(render(t, r, FormatMarkdown))
+	start := strings.Index(md, "### ")
+	section := md[start:]
+	if end := strings.Index(section[4:], "\n### "); end > 0 {
+		section = section[:end+4]
+	}
+	for _, want := range []string{"Model calls (60):", "deleteFile call_denied", "Tool runs (1):", "Turns (1):", "finish stop", "line(s) left out; the whole evidence is in report.json"} {
+		if !strings.Contains(section, want) {
+			t.Errorf("the evidence lacks %q:\n%s", want, section)
+		}
+	}
+	if !strings.Contains(section, "#60 generate") {
+		t.Errorf("the last model call is not shown:\n%s", section)
+	}
+}

@@ -49,18 +49,18 @@ const groupAtLeast = 3
 const listed = 5
 
 // writeNotPassed lists the scenarios that did not pass with the step that
-// failed and why. Errors and timeouts that share their step and message
-// (a target that went away, say) are shown once, with the scenarios named.
+// failed and why. Errors and timeouts that share their message (a target
+// that went away, say) are shown once, with the scenarios named.
 func writeNotPassed(b *strings.Builder, scenarios []Scenario) {
 	type key struct {
-		verdict       Verdict
-		step, message string
+		verdict Verdict
+		message string
 	}
-	groups := map[key][]string{}
+	groups := map[key][]Scenario{}
 	for _, s := range scenarios {
 		if s.Verdict == Error || s.Verdict == Timeout {
-			k := key{s.Verdict, s.FailedStep, s.Message}
-			groups[k] = append(groups[k], s.ID)
+			k := key{s.Verdict, s.Message}
+			groups[k] = append(groups[k], s)
 		}
 	}
 	shown := map[key]bool{}
@@ -73,19 +73,26 @@ func writeNotPassed(b *strings.Builder, scenarios []Scenario) {
 			b.WriteString("\nScenarios that did not pass:\n")
 			header = true
 		}
-		k := key{s.Verdict, s.FailedStep, s.Message}
-		ids := groups[k]
-		if len(ids) >= groupAtLeast {
+		k := key{s.Verdict, s.Message}
+		step := s.FailedStep
+		if group := groups[k]; len(group) >= groupAtLeast {
 			if shown[k] {
 				continue
 			}
 			shown[k] = true
+			ids := make([]string, len(group))
+			for i, g := range group {
+				ids[i] = g.ID
+				if g.FailedStep != step {
+					step = "" // the steps differ: the message says it all
+				}
+			}
 			fmt.Fprintf(b, "  %s  %d scenarios, the same way: %s\n", strings.ToUpper(string(s.Verdict)), len(ids), idList(ids))
 		} else {
 			fmt.Fprintf(b, "  %s  %s  [%s]\n", strings.ToUpper(string(s.Verdict)), s.ID, strings.Join(s.Checks, " "))
 		}
-		if s.FailedStep != "" {
-			fmt.Fprintf(b, "      step: %s\n", s.FailedStep)
+		if step != "" {
+			fmt.Fprintf(b, "      step: %s\n", step)
 		}
 		if s.Message != "" {
 			fmt.Fprintf(b, "      why:  %s\n", ellipsis(oneLine(s.Message), 400))

@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -45,6 +46,10 @@ type Options struct {
 	// ExtraScenarios are more directories of YAML scenarios, run with the
 	// others (conformance run --scenarios DIR).
 	ExtraScenarios []fs.FS
+	// ExtraScenarioNames name ExtraScenarios, one each (their directories),
+	// so that an error in one of their files names the file as the user
+	// knows it.
+	ExtraScenarioNames []string
 	// Tags filters scenarios with a tag expression (package tagexpr):
 	// "@PRE-01", "not @should", "@REQ-01 or @REQ-02", "@stream and not
 	// @should", and godog's "~@should", "@REQ-01,@REQ-02", "&&". A
@@ -71,6 +76,65 @@ type Options struct {
 	// Scenarios are spread over shards by a hash of their id, so every
 	// shard of the same suite runs a fixed, disjoint part of it.
 	Shard Shard
+	// MaxBroken stops the run, marked interrupted, after this many
+	// scenarios in a row could not be run (error or timeout): a target
+	// that no longer works costs a few timeouts, not one per scenario.
+	// Every probeEvery of them in a row, the target's info is asked
+	// again; when that fails too, the run stops at once. 0 means 10;
+	// negative, never.
+	MaxBroken int
+}
+
+// probeEvery is how many scenarios in a row must fail to run before the
+// target's info is asked again.
+const probeEvery = 3
+
+// health watches for a target that stopped answering: scenarios in a row
+// that could not be run.
+type health struct {
+	target  target.Target
+	timeout time.Duration
+	max     int
+
+	mu     sync.Mutex
+	broken int
+}
+
+// after counts a scenario's result and returns why the run must stop, or
+// nil.
+func (h *health) after(ctx context.Context, s report.Scenario) error {
+	max := h.max
+	switch {
+	case max == 0:
+		max = 10
+	case max < 0:
+		return nil
+	}
+	h.mu.Lock()
+	if s.Verdict != report.Error && s.Verdict != report.Timeout {
+		h.broken = 0
+		h.mu.Unlock()
+		return nil
+	}
+	h.broken++
+	n := h.broken
+	h.mu.Unlock()
+	if n >= max {
+		return fmt.Errorf("the target stopped working: %d scenarios in a row could not be run", n)
+	}
+	if n%probeEvery != 0 {
+		return nil
+	}
+	timeout := h.timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if _, err := h.target.Info(pctx); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("the target stopped answering: %d scenarios in a row could not be run, and its info cannot be read: %v", n, err)
+	}
+	return nil
 }
 
 // prefilter is the tag expression in godog's syntax, so that godog does
@@ -115,6 +179,79 @@ func (sh Shard) Accepts(id string) bool {
 	return int(h.Sum32()%uint32(sh.N)) == sh.I-1
 }
 
+// suite is the suite a run runs: the features, the compiled YAML
+// scenarios, and the list of every scenario in them.
+type suite struct {
+	fsys     fs.FS
+	paths    []string
+	contents []godog.Feature
+	all      []Listed
+}
+
+// load reads and compiles the suite the options name.
+func load(opts Options) (*suite, error) {
+	st := &suite{fsys: opts.Features, paths: opts.Paths}
+	if st.fsys == nil {
+		st.fsys = features.FS
+	}
+	if len(st.paths) == 0 {
+		st.paths = []string{"."}
+	}
+	var dirs []fs.FS
+	if !opts.NoScenarios {
+		sfs := opts.Scenarios
+		if sfs == nil {
+			sfs = scenarios.FS
+		}
+		dirs = append(dirs, sfs)
+	}
+	builtIn := len(dirs)
+	dirs = append(dirs, opts.ExtraScenarios...)
+	for i, sfs := range dirs {
+		named := func(err error) error {
+			var serr *scenario.Error
+			if j := i - builtIn; j >= 0 && j < len(opts.ExtraScenarioNames) && errors.As(err, &serr) {
+				serr.File = filepath.Join(opts.ExtraScenarioNames[j], filepath.FromSlash(serr.File))
+			}
+			return err
+		}
+		files, err := scenario.LoadFS(sfs, ".")
+		if err != nil {
+			return nil, named(err)
+		}
+		for _, f := range files {
+			text, err := scenario.Compile(f)
+			if err != nil {
+				return nil, named(err)
+			}
+			if errs := steps.Lint(f.Path, []byte(text)); len(errs) > 0 {
+				return nil, named(fmt.Errorf("%s compiles to a scenario that fails the lint (conformance scenario show %s): %v", f.Path, f.Path, errs[0]))
+			}
+			st.contents = append(st.contents, godog.Feature{Name: f.Path, Contents: []byte(text)})
+		}
+	}
+	if opts.NoFeatures {
+		st.paths = nil
+	}
+	all, err := listScenarios(st.fsys, st.paths, st.contents)
+	if err != nil {
+		return nil, fmt.Errorf("read the suite: %w", err)
+	}
+	st.all = all
+	return st, nil
+}
+
+// List returns every scenario of the suite the options name (features and
+// YAML scenarios, extra directories included), whatever their tags and
+// shard: what a run could run.
+func List(opts Options) ([]Listed, error) {
+	st, err := load(opts)
+	if err != nil {
+		return nil, err
+	}
+	return st.all, nil
+}
+
 // errStopped ends, before it starts, a scenario of a run that is stopping.
 var errStopped = errors.New("the run is stopping")
 
@@ -131,14 +268,6 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if opts.Target == nil {
 		return nil, errors.New("no target to run against")
 	}
-	fsys := opts.Features
-	if fsys == nil {
-		fsys = features.FS
-	}
-	paths := opts.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
 	level := opts.Level
 	if level == "" {
 		level = checks.Must
@@ -154,39 +283,11 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 		return nil, err
 	}
 
-	var contents []godog.Feature
-	var dirs []fs.FS
-	if !opts.NoScenarios {
-		sfs := opts.Scenarios
-		if sfs == nil {
-			sfs = scenarios.FS
-		}
-		dirs = append(dirs, sfs)
-	}
-	dirs = append(dirs, opts.ExtraScenarios...)
-	for _, sfs := range dirs {
-		files, err := scenario.LoadFS(sfs, ".")
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			text, err := scenario.Compile(f)
-			if err != nil {
-				return nil, err
-			}
-			if errs := steps.Lint(f.Path, []byte(text)); len(errs) > 0 {
-				return nil, fmt.Errorf("runner: %s compiles to a scenario that fails the lint (conformance scenario show %s): %v", f.Path, f.Path, errs[0])
-			}
-			contents = append(contents, godog.Feature{Name: f.Path, Contents: []byte(text)})
-		}
-	}
-	if opts.NoFeatures {
-		paths = nil
-	}
-	all, err := listScenarios(fsys, paths, contents)
+	st, err := load(opts)
 	if err != nil {
-		return nil, fmt.Errorf("read the suite: %w", err)
+		return nil, err
 	}
+	fsys, paths, contents, all := st.fsys, st.paths, st.contents, st.all
 	selected, inSuite := map[string]bool{}, map[string]bool{}
 	for _, l := range all {
 		inSuite[l.ID] = true
@@ -206,10 +307,13 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if opts.Shard.N >= 1 {
 		run.Shard = &report.Shard{Index: opts.Shard.I, Count: opts.Shard.N}
 	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var (
 		mu      sync.Mutex
 		unknown []string
 	)
+	health := &health{target: opts.Target, timeout: opts.Timeout, max: opts.MaxBroken}
 	suite := &steps.Suite{
 		Shard: func(id string) bool {
 			if !inSuite[id] {
@@ -232,6 +336,9 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 			mu.Unlock()
 			if opts.Progress != nil {
 				opts.Progress(n, total, s)
+			}
+			if why := health.after(ctx, s); why != nil {
+				stop(why)
 			}
 		},
 	}

@@ -3,7 +3,9 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -263,5 +265,63 @@ func TestEveryScenarioNamesItsChecks(t *testing.T) {
 		if !covered[c.ID] {
 			t.Errorf("no scenario covers the check %s", c.ID)
 		}
+	}
+}
+
+// deadTarget answers its info until dead is set, and never a turn.
+type deadTarget struct {
+	fakeTarget
+	infos atomic.Int32
+	dead  atomic.Bool
+}
+
+func (d *deadTarget) Info(context.Context) (*target.Info, error) {
+	d.infos.Add(1)
+	if d.dead.Load() {
+		return nil, errors.New("connection refused")
+	}
+	return fullInfo(), nil
+}
+
+func manyScenarios(n int) string {
+	var b strings.Builder
+	b.WriteString("Feature: many\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  @PRE-01\n  Scenario: number %d\n    Given a tool \"deleteFile\" that needs approval\n    And the model calls \"deleteFile\" with {} as \"c\"\n    When the user says \"go\"\n    Then an approval is requested for \"c\"\n", i)
+	}
+	return b.String()
+}
+
+// A target that goes away mid-run ends the run after a few scenarios with
+// one reason, instead of costing a timeout for every scenario left.
+func TestTargetThatStopsAnsweringEndsTheRun(t *testing.T) {
+	dead := &deadTarget{}
+	dead.turn = func(context.Context, *target.TurnRequest) (*target.TurnResponse, error) {
+		dead.dead.Store(true)
+		return nil, errors.New("connection refused")
+	}
+	run, err := Run(context.Background(), Options{Target: dead, Features: fstest.MapFS{"many.feature": {Data: []byte(manyScenarios(40))}}, NoScenarios: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Scenarios) != probeEvery || run.NotRun != 40-probeEvery || !strings.Contains(run.Interrupted, "the target stopped answering") || !strings.Contains(run.Interrupted, "connection refused") {
+		t.Errorf("%d scenarios run, %d not run, interrupted %q", len(run.Scenarios), run.NotRun, run.Interrupted)
+	}
+	// A target that answers its info but cannot run a turn stops the run
+	// after MaxBroken scenarios in a row.
+	alive := &fakeTarget{info: fullInfo(), turn: func(context.Context, *target.TurnRequest) (*target.TurnResponse, error) {
+		return nil, errors.New("500 internal error")
+	}}
+	run, err = Run(context.Background(), Options{Target: alive, MaxBroken: 7, Features: fstest.MapFS{"many.feature": {Data: []byte(manyScenarios(40))}}, NoScenarios: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Scenarios) != 7 || !strings.Contains(run.Interrupted, "7 scenarios in a row could not be run") {
+		t.Errorf("%d scenarios run, interrupted %q", len(run.Scenarios), run.Interrupted)
+	}
+	// Never, when asked.
+	run, err = Run(context.Background(), Options{Target: alive, MaxBroken: -1, Features: fstest.MapFS{"many.feature": {Data: []byte(manyScenarios(12))}}, NoScenarios: true})
+	if err != nil || len(run.Scenarios) != 12 || run.Interrupted != "" {
+		t.Errorf("MaxBroken -1: %v, %d scenarios, interrupted %q", err, len(run.Scenarios), run.Interrupted)
 	}
 }

@@ -396,19 +396,21 @@ var removedFields = map[string]string{
 // refusing keys the struct does not have, with the line of the offending
 // key. Nested structs are checked by their own UnmarshalYAML or here.
 func decodeStrict(n *yaml.Node, v any) error {
-	if err := checkKeys(n, reflect.TypeOf(v).Elem()); err != nil {
+	if err := checkKeys(n, reflect.TypeOf(v).Elem(), ""); err != nil {
 		return err
 	}
 	return n.Decode(v)
 }
 
 // checkKeys walks a node against a Go type, refusing unknown keys.
-func checkKeys(n *yaml.Node, t reflect.Type) error {
+//
+// path is the field path of n ("turns[1].expect"), which errors name.
+func checkKeys(n *yaml.Node, t reflect.Type, path string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if n.Kind == yaml.AliasNode {
-		return checkKeys(n.Alias, t)
+		return checkKeys(n.Alias, t, path)
 	}
 	switch t.Kind() {
 	case reflect.Struct:
@@ -435,24 +437,28 @@ func checkKeys(n *yaml.Node, t reflect.Type) error {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key, val := n.Content[i], n.Content[i+1]
 			f, ok := fields[key.Value]
+			field := key.Value
+			if path != "" {
+				field = path + "." + key.Value
+			}
 			if !ok {
 				if hint, gone := removedFields[key.Value]; gone {
-					return &fieldError{line: key.Line, field: key.Value, msg: hint}
+					return &fieldError{line: key.Line, field: field, msg: hint}
 				}
-				return &fieldError{line: key.Line, field: key.Value, msg: "unknown field (allowed: " + strings.Join(names, ", ") + ")"}
+				return &fieldError{line: key.Line, field: field, msg: "unknown field (allowed: " + strings.Join(names, ", ") + ")"}
 			}
-			if err := checkKeys(val, f.Type); err != nil {
+			if err := checkKeys(val, f.Type, field); err != nil {
 				var fe *fieldError
 				if asFieldError(err, &fe) && fe.field == "" {
-					fe.field = key.Value
+					fe.field = field
 				}
 				return err
 			}
 		}
 	case reflect.Slice:
 		if n.Kind == yaml.SequenceNode {
-			for _, item := range n.Content {
-				if err := checkKeys(item, t.Elem()); err != nil {
+			for i, item := range n.Content {
+				if err := checkKeys(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
 					return err
 				}
 			}
@@ -460,7 +466,7 @@ func checkKeys(n *yaml.Node, t reflect.Type) error {
 	case reflect.Map:
 		if n.Kind == yaml.MappingNode {
 			for i := 1; i < len(n.Content); i += 2 {
-				if err := checkKeys(n.Content[i], t.Elem()); err != nil {
+				if err := checkKeys(n.Content[i], t.Elem(), path+"."+n.Content[i-1].Value); err != nil {
 					return err
 				}
 			}

@@ -40,7 +40,8 @@ func TestLoadErrorsNameFileLineAndField(t *testing.T) {
 		field, msg string
 	}{
 		{"unknown top field", "title: x\nchecks: [PRE-01]\ncolour: red\nturns: [{say: hi}]\n", 3, "colour", "unknown field"},
-		{"unknown nested field", "title: x\nchecks: [PRE-01]\nturns:\n  - say: hi\n    expect:\n      finishReasn: stop\n", 6, "finishReasn", "unknown field"},
+		{"unknown nested field", "title: x\nchecks: [PRE-01]\nturns:\n  - say: hi\n    expect:\n      finishReasn: stop\n", 6, "turns[0].expect.finishReasn", "unknown field"},
+		{"unknown field in a reply", "title: x\nchecks: [PRE-01]\nturns:\n  - say: hi\n    model:\n      - text: a\n      - toolCalls: [{id: c, tool: t, colour: red}]\n", 7, "turns[0].model[1].toolCalls[0].colour", "unknown field (allowed: id, tool, input"},
 		{"wrong type", "title: x\nchecks: [PRE-01]\noptions: {concurrency: lots}\nturns: [{say: hi}]\n", 3, "", "cannot unmarshal"},
 		{"unknown check", "title: x\nchecks: [PRE-99]\nturns: [{say: hi}]\n", 1, "checks", `unknown check "PRE-99"`},
 		{"client check", "title: x\nchecks: [CHAIN-01]\nturns: [{say: hi}]\n", 1, "checks", "client check"},

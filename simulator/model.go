@@ -32,6 +32,7 @@ const (
 const (
 	ErrTypeExhausted   = "simulator_script_exhausted"
 	ErrTypeExpectation = "simulator_expectation_failed"
+	ErrTypeLimit       = "simulator_limit_reached"
 )
 
 // Entry is the journal record of one call.
@@ -111,6 +112,15 @@ func RejectUnmet() Option { return func(m *Model) { m.rejectUnmet = true } }
 // scenario's assertions, not by the error an unscripted call would cause.
 func PastEnd(r Reply) Option { return func(m *Model) { m.pastEnd = &r } }
 
+// WithLimits bounds what a conversation may cost: at most calls model
+// calls are answered, and the journal keeps at most journalBytes of
+// request bodies (Call.Wire). A call past either bound is refused (HTTP
+// 400 or 413, type simulator_limit_reached) and not journaled; the first
+// refusal is a problem. Zero leaves a bound off.
+func WithLimits(calls int, journalBytes int64) Option {
+	return func(m *Model) { m.maxCalls, m.maxJournal = calls, journalBytes }
+}
+
 // WithRequestIDs sets the prefix of the request ids used in provider error
 // envelopes (default "req_sim_").
 func WithRequestIDs(prefix string) Option { return func(m *Model) { m.reqPrefix = prefix } }
@@ -130,6 +140,11 @@ type Model struct {
 	rejectUnmet bool
 	// pastEnd answers calls past the end of the script (PastEnd).
 	pastEnd *Reply
+
+	maxCalls    int
+	maxJournal  int64
+	journalSize int64
+	refused     int
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -245,6 +260,46 @@ func (m *Model) Problems() []Problem {
 	return out
 }
 
+// Limit sets the bounds of WithLimits on a model already made (a server
+// that serves it applies its own); zero leaves a bound as it is.
+func (m *Model) Limit(calls int, journalBytes int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if calls > 0 {
+		m.maxCalls = calls
+	}
+	if journalBytes > 0 {
+		m.maxJournal = journalBytes
+	}
+}
+
+// Refused returns how many calls were refused for a bound of WithLimits.
+func (m *Model) Refused() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.refused
+}
+
+// overLimit refuses a call past a bound of WithLimits; m.mu is held.
+func (m *Model) overLimit(wireBytes int) error {
+	var status int
+	var msg string
+	switch {
+	case m.maxCalls > 0 && m.calls >= m.maxCalls:
+		status, msg = 400, fmt.Sprintf("simulator: this conversation has answered its limit of %d model calls (--max-calls); the call is refused", m.maxCalls)
+	case m.maxJournal > 0 && m.journalSize+int64(wireBytes) > m.maxJournal:
+		status, msg = 413, fmt.Sprintf("simulator: this conversation's journal has reached its limit of %d bytes of requests (--max-journal-bytes); the call is refused", m.maxJournal)
+	default:
+		return nil
+	}
+	if m.refused == 0 {
+		m.problems = append(m.problems, Problem{Detail: msg + " (and every later call)"})
+	}
+	m.refused++
+	body := m.errorBody(m.calls+1, msg, ErrTypeLimit)
+	return &llm.APIError{Status: status, Type: ErrTypeLimit, Message: msg, Body: []byte(body)}
+}
+
 // Generate implements llm.Model.
 func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	reply, err := m.Handle(ctx, Call{Mode: "generate", Request: req})
@@ -311,20 +366,20 @@ type Call struct {
 	// View is the prompt as the provider lays it out, decoded from Wire; nil
 	// to lay out the canonical prompt with the model's profile.
 	View *wire.View
+	// Owned says the caller made Request for this call and will not change
+	// it: the journal keeps it as it is, without a copy.
+	Owned bool
 	// Lossy says Request was decoded from a provider wire, which carries
 	// tool outputs as text without their types: result expectations are
 	// then checked as the wire allows.
 	Lossy bool
 }
 
-// Handle runs one call through the simulator: it journals the call,
-// validates the prompt, checks the turn's expectations, and consumes the
-// turn. It returns the reply to send, or an *llm.APIError.
-// Refused journals a request that was refused before its prompt could be
-// read (a front end's decoding), as a model call with the status and body
-// the client got, and records it as a problem (charged to no check: the
-// turn's own assertions judge what the refusal did to the turn).
-func (m *Model) Refused(mode string, wire []byte, status int, body, detail string) {
+// Unreadable journals a request that was refused before its prompt could
+// be read (a front end's decoding), as a model call with the status and
+// body the client got, and records it as a problem (charged to no check:
+// the turn's own assertions judge what the refusal did to the turn).
+func (m *Model) Unreadable(mode string, wire []byte, status int, body, detail string) {
 	m.mu.Lock()
 	m.calls++
 	call := m.calls
@@ -339,12 +394,24 @@ func (m *Model) Refused(mode string, wire []byte, status int, body, detail strin
 	m.problems = append(m.problems, Problem{Call: call, Detail: fmt.Sprintf("model call %d was refused before its prompt could be read: %s", call, detail)})
 }
 
+// Handle runs one call through the simulator: it journals the call,
+// validates the prompt, checks the turn's expectations, and consumes the
+// turn. It returns the reply to send, or an *llm.APIError.
 func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
 	req := c.Request
 	m.mu.Lock()
+	if err := m.overLimit(len(c.Wire)); err != nil {
+		m.mu.Unlock()
+		return nil, err
+	}
 	m.calls++
 	call := m.calls
-	entry := Entry{Call: call, Turn: -1, Mode: c.Mode, Prompt: model.Clone(req.Messages), Wire: c.Wire, Tools: toolNames(req.Tools)}
+	m.journalSize += int64(len(c.Wire))
+	prompt := req.Messages
+	if !c.Owned {
+		prompt = model.Clone(prompt)
+	}
+	entry := Entry{Call: call, Turn: -1, Mode: c.Mode, Prompt: prompt, Wire: c.Wire, Tools: toolNames(req.Tools)}
 	observe := m.observe
 	m.mu.Unlock()
 	if observe != nil {

@@ -444,3 +444,45 @@ func TestChunksKeepRunesWhole(t *testing.T) {
 }
 
 func utf8ValidString(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// A conversation's cost is bounded: calls past the limit, or whose bodies
+// would overflow the journal, are refused, not journaled, and a problem.
+func TestLimits(t *testing.T) {
+	script := Script{Turns: []Turn{{Reply: Reply{Text: "a"}}, {Reply: Reply{Text: "b"}}}}
+	m, err := New(script, WithLimits(2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	req := &llm.Request{Messages: []model.Message{model.UserText("hi")}}
+	for i := range 5 {
+		_, err := m.Generate(ctx, req)
+		var apiErr *llm.APIError
+		switch {
+		case i < 2 && err != nil:
+			t.Fatalf("call %d: %v", i+1, err)
+		case i >= 2 && (!errors.As(err, &apiErr) || apiErr.Status != 400 || apiErr.Type != ErrTypeLimit || !strings.Contains(apiErr.Message, "--max-calls")):
+			t.Fatalf("call %d: %v", i+1, err)
+		}
+	}
+	if len(m.Journal()) != 2 || m.Refused() != 3 || m.Calls() != 2 {
+		t.Errorf("journal %d, refused %d, calls %d", len(m.Journal()), m.Refused(), m.Calls())
+	}
+	if p := m.Problems(); len(p) != 1 || !strings.Contains(p[0].Detail, "limit of 2 model calls") {
+		t.Errorf("problems %v", p)
+	}
+
+	m, _ = New(script)
+	m.Limit(0, 100)
+	big := json.RawMessage(`"` + strings.Repeat("x", 60) + `"`)
+	for i, want := range []int{0, 413} {
+		_, err := m.Handle(ctx, Call{Mode: "generate", Request: req, Wire: big})
+		var apiErr *llm.APIError
+		if (want == 0) != (err == nil) || (want != 0 && (!errors.As(err, &apiErr) || apiErr.Status != want || !strings.Contains(apiErr.Message, "--max-journal-bytes"))) {
+			t.Errorf("call %d: %v", i+1, err)
+		}
+	}
+	if len(m.Journal()) != 1 {
+		t.Errorf("journal %d entries", len(m.Journal()))
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"sync"
 )
 
 // MaxEventSize bounds one event's data; a longer event is an error rather
@@ -141,11 +143,34 @@ func WriteData(w io.Writer, payload []byte) error {
 // WriteJSON writes v as one event's JSON data and calls flush, if set, so
 // the event leaves at once.
 func WriteJSON(w io.Writer, v any, flush func()) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	return WriteNamedJSON(w, "", v, flush)
+}
+
+// WriteNamedJSON writes v as the JSON data of one event named name (no
+// event line when name is ""), in one write, and calls flush, if set.
+func WriteNamedJSON(w io.Writer, name string, v any, flush func()) error {
+	if strings.ContainsAny(name, "\r\n") {
+		return errors.New("sse: event name contains a line break")
+	}
+	buf, _ := buffers.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer buffers.Put(buf)
+	buf.Reset()
+	if name != "" {
+		buf.WriteString("event: ")
+		buf.WriteString(name)
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("data: ")
+	// encoding/json escapes line breaks in strings, and Encode ends the
+	// value with the first of the two newlines that end the event.
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		return fmt.Errorf("sse: encode: %w", err)
 	}
-	if err := WriteData(w, b); err != nil {
+	buf.WriteByte('\n')
+	if _, err := w.Write(buf.Bytes()); err != nil {
 		return err
 	}
 	if flush != nil {
@@ -153,3 +178,6 @@ func WriteJSON(w io.Writer, v any, flush func()) error {
 	}
 	return nil
 }
+
+// buffers hold events as they are written.
+var buffers sync.Pool

@@ -98,3 +98,36 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// countingWriter counts the writes it is given.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// An event leaves in one write, named or not, and reads back.
+func TestWriteNamedJSON(t *testing.T) {
+	var w countingWriter
+	flushed := 0
+	if err := WriteNamedJSON(&w, "message_start", map[string]string{"text": "a\nb"}, func() { flushed++ }); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&w, []int{1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := "event: message_start\ndata: {\"text\":\"a\\nb\"}\n\ndata: [1]\n\n"
+	if w.String() != want || w.writes != 2 || flushed != 1 {
+		t.Fatalf("wrote %q in %d writes, %d flushes; want %q in 2 writes, 1 flush", w.String(), w.writes, flushed, want)
+	}
+	if err := WriteNamedJSON(&w, "a\nb", 1, nil); err == nil {
+		t.Fatal("an event name with a line break was written")
+	}
+	if err := WriteJSON(&w, func() {}, nil); err == nil {
+		t.Fatal("a value JSON cannot encode was written")
+	}
+}

@@ -45,7 +45,7 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	dest := destination{root: defaultReportRoot, dir: *out}
 	fmt.Fprintf(stdout, "Merged %s into one run of %s.\n\n", describeShards(len(dirs)), plural(len(merged.Scenarios), "scenario", "scenarios"))
-	return deliver(stdout, merged, pretty, files, dest, base)
+	return deliver(stdout, merged, pretty, files, dest, base, nil)
 }
 
 func describeShards(n int) string {

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/approval-conformance-kit/ack/baseline"
+	"github.com/approval-conformance-kit/ack/chatsim"
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/provider/all"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/runner"
@@ -46,14 +48,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	scenDirs := fs.String("scenarios", "", "comma-separated directories of more YAML scenarios to run with the built-in ones")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit of each step that waits on the target")
 	deadline := fs.Duration("deadline", 0, "time limit of the whole run (0: none); a run past it stops, is reported as interrupted and exits 2")
+	maxBroken := fs.Int("max-errors", 10, "stop the run, marked interrupted, after this many scenarios in a row could not be run (error or timeout; sooner when the target's info cannot be read either); 0: never")
 	seed := fs.Int64("seed", 0, "shuffle the scenarios with this seed (0: file order)")
 	concurrency := fs.Int("concurrency", 1, "scenarios to run at once")
 	progress := fs.String("progress", "auto", "a progress line on stderr: auto (when stderr is a terminal), always or never")
 	overHTTP := fs.Bool("over-http", false, "with --reference or --mutant: serve it behind driver protocol v1 and run over HTTP, as an external target")
 	listen := fs.String("listen", "127.0.0.1", "with --target: the host the harness's callback and simulator servers listen on (the adapter must reach it)")
 	godogFormat := fs.String("godog", "", "also print godog's own output in this format (pretty, progress, cucumber, junit)")
+	var lim limits.Limits
+	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.JournalBytes, limits.Calls)
 	if err := parse(fs, args); err != nil {
 		return 0, err
+	}
+	if err := lim.Check(); err != nil {
+		return 0, usagef("%v", err)
 	}
 	lvl, err := checks.ParseLevel(*level)
 	if err != nil {
@@ -64,6 +72,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	if *timeout <= 0 {
 		return 0, usagef("--timeout: must be positive")
+	}
+	if *maxBroken < 0 {
+		return 0, usagef("--max-errors: must not be negative")
 	}
 	if *deadline < 0 {
 		return 0, usagef("--deadline: must not be negative")
@@ -110,6 +121,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		Seed:        *seed,
 		Concurrency: *concurrency,
 		Shard:       shard,
+		MaxBroken:   *maxBroken,
+	}
+	if *maxBroken == 0 {
+		opts.MaxBroken = -1
 	}
 	for _, dir := range splitList(*scenDirs) {
 		st, err := os.Stat(dir)
@@ -117,6 +132,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			return 0, usagef("--scenarios: %s is not a directory", dir)
 		}
 		opts.ExtraScenarios = append(opts.ExtraScenarios, os.DirFS(dir))
+		opts.ExtraScenarioNames = append(opts.ExtraScenarioNames, dir)
 	}
 
 	chosen := 0
@@ -128,13 +144,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if chosen != 1 {
 		return 0, usagef("say which target, once: --reference, --target URL or --mutant NAME")
 	}
+	// The harness's own servers: the simulator, the callbacks, the chat
+	// server; each scenario running at once has its conversation.
+	lim.Sessions = max(limits.DefaultSessions, 2**concurrency)
+	chatsim.DefaultLimits = lim
 	var tgt target.Target
 	if *ref || *mutant != "" {
 		if tgt, err = referenceTarget(*mutant, *denial); err != nil {
 			return 0, err
 		}
 		if *overHTTP {
-			srv, err := driverserver.NewServer(tgt, all.Models)
+			srv, err := driverserver.NewServer(tgt, all.ModelsWithin(lim.ReplyBytes), driverserver.WithLimits(limits.Limits{HeaderTimeout: lim.HeaderTimeout, RequestBytes: lim.RequestBytes, ReplyBytes: lim.ReplyBytes, Sessions: lim.Sessions}))
 			if err != nil {
 				return exitHarness, err
 			}
@@ -145,11 +165,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return 0, usagef("--over-http: only with --reference or --mutant")
 	}
 	if *url != "" {
-		ht, err := httptarget.New(*url, httptarget.WithTimeout(*timeout), httptarget.WithCallbackAddr(net.JoinHostPort(*listen, "0")))
+		ht, err := httptarget.New(*url, httptarget.WithTimeout(*timeout), httptarget.WithCallbackAddr(net.JoinHostPort(*listen, "0")), httptarget.WithLimits(lim))
 		if err != nil {
 			return exitHarness, fmt.Errorf("--target: %w", err)
 		}
-		wiring, err := httptarget.NewWiring(net.JoinHostPort(*listen, "0"))
+		wiring, err := httptarget.NewWiringWith(net.JoinHostPort(*listen, "0"), lim)
 		if err != nil {
 			ht.Close()
 			return exitHarness, err
@@ -188,7 +208,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitHarness, err
 	}
-	code, err := deliver(stdout, res, pretty, files, destination{root: root}, base)
+	var suite []string
+	if base != nil {
+		listed, err := runner.List(opts)
+		if err != nil {
+			return exitHarness, err
+		}
+		for _, l := range listed {
+			suite = append(suite, l.ID)
+		}
+	}
+	code, err := deliver(stdout, res, pretty, files, destination{root: root}, base, suite)
+	if pretty && (*ref || *mutant != "") && *denial != "abort-remaining" && needsAbortRemaining(res) {
+		fmt.Fprintln(stdout, "(The scenarios of the abort-remaining denial policy run with --denial-policy abort-remaining.)")
+	}
 	if res.Interrupted != "" {
 		fmt.Fprintf(stderr, "conformance run: %s: %d scenario(s) finished, %d not run; the results are partial and marked interrupted\n", res.Interrupted, len(res.Scenarios), res.NotRun)
 		code = exitHarness
@@ -199,16 +232,31 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	return code, err
 }
 
+// needsAbortRemaining reports whether a scenario did not apply for want of
+// the abort-remaining denial policy.
+func needsAbortRemaining(r *report.Run) bool {
+	for _, s := range r.Scenarios {
+		if s.Verdict == report.NotApplicable && strings.Contains(s.Message, "abort-remaining") {
+			return true
+		}
+	}
+	return false
+}
+
 // destination is where report files go: a folder of their own under
 // root (root/<target>/<timestamp>), or the folder dir.
 type destination struct{ root, dir string }
 
 // deliver prints the summary (and the baseline's outcome), writes the report
 // files, and returns the exit code: the baseline's when there is one, the
-// run's otherwise.
-func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, dest destination, base *baseline.File) (int, error) {
+// run's otherwise. suite, when known, lists every scenario id of the suite,
+// so that a baseline entry that names none is found.
+func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, dest destination, base *baseline.File, suite []string) (int, error) {
 	var outcome *baseline.Outcome
-	if base != nil {
+	switch {
+	case base != nil && suite != nil:
+		outcome = baseline.ApplySuite(base, res, suite)
+	case base != nil:
 		outcome = baseline.Apply(base, res)
 	}
 	if pretty {
@@ -312,7 +360,7 @@ func baselineExit(o *baseline.Outcome) int {
 	if o.OK() {
 		return exitOK
 	}
-	if len(o.Stale) > 0 {
+	if len(o.Stale) > 0 || len(o.Unknown) > 0 {
 		return exitFail
 	}
 	for _, h := range o.Unexpected {
@@ -324,7 +372,11 @@ func baselineExit(o *baseline.Outcome) int {
 }
 
 func writeOutcome(w io.Writer, f *baseline.File, o *baseline.Outcome) {
-	fmt.Fprintf(w, "\nBaseline %s: %d expected, %d unexpected, %d stale, %d not run\n", f.Path, len(o.Expected), len(o.Unexpected), len(o.Stale), len(o.NotRun))
+	fmt.Fprintf(w, "\nBaseline %s: %d expected, %d unexpected, %d stale", f.Path, len(o.Expected), len(o.Unexpected), len(o.Stale))
+	if len(o.Unknown) > 0 {
+		fmt.Fprintf(w, ", %d unknown", len(o.Unknown))
+	}
+	fmt.Fprintf(w, ", %d not run\n", len(o.NotRun))
 	for _, h := range o.Unexpected {
 		check := ""
 		if h.Check != "" {
@@ -334,6 +386,12 @@ func writeOutcome(w io.Writer, f *baseline.File, o *baseline.Outcome) {
 	}
 	for _, e := range o.Stale {
 		fmt.Fprintf(w, "  STALE      %s:%d  %s  (it passes now: remove the entry)\n", f.Path, e.Line, e)
+	}
+	for _, e := range o.Unknown {
+		fmt.Fprintf(w, "  UNKNOWN    %s:%d  %s  (no scenario of the suite has this id: misspelled, or renamed?)\n", f.Path, e.Line, e)
+	}
+	for _, e := range o.NotRun {
+		fmt.Fprintf(w, "  NOT RUN    %s:%d  %s  (left out by --tags or --shard)\n", f.Path, e.Line, e)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -107,6 +108,10 @@ const mutantFailures = `expectedFailures:
     reason: the results it loses leave calls dangling
 `
 
+// baselineLines is how many lines mutantFailures has: an entry appended to
+// it starts on the next.
+var baselineLines = strings.Count(mutantFailures, "\n")
+
 func TestExpectedFailures(t *testing.T) {
 	tmp := t.TempDir()
 	write := func(name, text string) string {
@@ -131,12 +136,28 @@ func TestExpectedFailures(t *testing.T) {
 	}
 	// An entry that passes is stale, and names its line.
 	stale := write("stale.yaml", mutantFailures+"  - scenario: \"five-calls-all-denied.yaml: *\"\n    reason: fixed long ago\n")
-	if code, out := run(stale); code != exitFail || !strings.Contains(out, "STALE      "+stale+":22") {
+	if code, out := run(stale); code != exitFail || !strings.Contains(out, "STALE      "+stale+fmt.Sprintf(":%d", baselineLines+1)) {
 		t.Fatalf("a stale entry: exit %d\n%s", code, out)
 	}
 	// A broken file is a harness error naming the line.
 	if code, out := run(write("bad.yaml", "expectedFailures:\n  - scenario: x\n")); code != exitHarness || !strings.Contains(out, "bad.yaml") {
 		t.Fatalf("a broken baseline: exit %d\n%s", code, out)
+	}
+	// An entry that names no scenario of the suite is named and fails the
+	// run; one left out by the tags is named as not run.
+	typo := write("typo.yaml", mutantFailures+"  - scenario: \"five-calls-mixed-answrs.yaml: *\"\n    reason: misspelled\n  - scenario: \"wire.feature: *\"\n    reason: left out by the tags\n")
+	if code, out := run(typo); code != exitFail || !strings.Contains(out, "UNKNOWN    "+typo+fmt.Sprintf(":%d  five-calls-mixed-answrs.yaml: *", baselineLines+1)) || !strings.Contains(out, "NOT RUN    "+typo+fmt.Sprintf(":%d  wire.feature: *", baselineLines+3)) {
+		t.Fatalf("a misspelled entry: exit %d\n%s", code, out)
+	}
+	// Mistakes in the file say where and what is allowed, never a Go type.
+	for doc, want := range map[string]string{
+		"":                                      "empty.yaml: the file is empty",
+		"expectedFailure:\n  - {scenario: x}\n": "empty.yaml:1: expectedFailure: unknown field (allowed: expectedFailures)",
+	} {
+		code, out := run(write("empty.yaml", doc))
+		if code != exitHarness || !strings.Contains(out, want) || strings.Contains(out, "struct") || strings.Contains(out, "EOF") {
+			t.Errorf("%q: exit %d\n%s", doc, code, out)
+		}
 	}
 }
 
@@ -174,6 +195,11 @@ turns:
 	code, _, errOut = runCLI("scenario", "check", bad)
 	if code != exitFail || !strings.Contains(errOut, "bad.yaml:4") {
 		t.Fatalf("scenario check: exit %d: %s", code, errOut)
+	}
+	// A broken file of --scenarios is named by its path, not its base name.
+	code, _, errOut = runCLI("run", "--reference", "--scenarios", dir)
+	if code != exitHarness || !strings.Contains(errOut, bad+":4") {
+		t.Fatalf("run --scenarios with a broken file: exit %d: %s", code, errOut)
 	}
 }
 
@@ -227,7 +253,7 @@ func TestReportsOfRunsInTheSameSecondAreKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := deliver(io.Discard, r, false, []string{"json"}, destination{root: root}, nil); err != nil {
+	if _, err := deliver(io.Discard, r, false, []string{"json"}, destination{root: root}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	dirs, _ := filepath.Glob(filepath.Join(root, "*", "*"))
@@ -297,5 +323,49 @@ func TestMergeRefusesAnIncompleteSet(t *testing.T) {
 		if code != exitHarness || strings.Contains(out, "PASS") || !strings.Contains(errOut, "shard") {
 			t.Errorf("merge %d dirs: exit %d\n%s\n%s", len(dirs), code, out, errOut)
 		}
+	}
+}
+
+// make fuzz runs every fuzz target of the module.
+func TestMakeFuzzRunsEveryFuzzTarget(t *testing.T) {
+	root := filepath.Join("..", "..")
+	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^\t([a-z/]+:Fuzz\w+)(?: \\)?$`).FindAllStringSubmatch(string(makefile), -1) {
+		listed[m[1]] = true
+	}
+	fuzzFunc := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(`)
+	found := 0
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		for _, m := range fuzzFunc.FindAllStringSubmatch(string(data), -1) {
+			found++
+			if name := filepath.ToSlash(rel) + ":" + m[1]; !listed[name] {
+				t.Errorf("make fuzz does not run %s (add it to FUZZ_TARGETS)", name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found < 10 || len(listed) != found {
+		t.Errorf("%d fuzz targets found, %d listed in the Makefile", found, len(listed))
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,5 +139,35 @@ func TestSim(t *testing.T) {
 		if code, _, _ := runCLI(args...); code != exitHarness {
 			t.Errorf("%v: exit %d", args, code)
 		}
+	}
+}
+
+// A target that answers its info and then hangs costs a few timeouts,
+// not one per scenario: the run stops, says why once, and exits 2.
+func TestHangingTargetEndsTheRunEarly(t *testing.T) {
+	url, stop := background(t, "serve")
+	resp, err := http.Get(url + "/v1/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := io.ReadAll(resp.Body) // the reference's, valid
+	resp.Body.Close()
+	stop()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/info" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(info)
+			return
+		}
+		_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client go away
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	code, out, errOut := runCLI("run", "--target", srv.URL, "--timeout", "100ms", "--max-errors", "4")
+	if code != exitHarness || !strings.Contains(errOut, "the target stopped working: 4 scenarios in a row could not be run") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "TIMEOUT  4 scenarios, the same way") || !strings.Contains(out, "Result: INTERRUPTED") || strings.Count(out, "POST /v1/agent/turn") > 1 {
+		t.Errorf("summary:\n%s", out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/provider/all"
 	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/reference/mutants"
@@ -41,14 +42,19 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	addr := fs.String("addr", "127.0.0.1:0", "the address to listen on")
 	mutant := fs.String("mutant", "", "serve a mutant of the reference instead (see: conformance mutants)")
 	denial := fs.String("denial-policy", "independent", "the reference's denial policy: independent or abort-remaining")
+	var lim limits.Limits
+	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.Steps, limits.Sessions, limits.SessionIdle)
 	if err := parse(fs, args); err != nil {
 		return 0, err
+	}
+	if err := lim.Check(); err != nil {
+		return 0, usagef("%v", err)
 	}
 	tgt, err := referenceTarget(*mutant, *denial)
 	if err != nil {
 		return 0, err
 	}
-	srv, err := driverserver.Listen(*addr, tgt, all.Models)
+	srv, err := driverserver.Listen(*addr, tgt, all.ModelsWithin(lim.ReplyBytes), driverserver.WithLimits(lim))
 	if err != nil {
 		return exitHarness, err
 	}
@@ -76,8 +82,13 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	file := fs.String("script", "", "the script (YAML or JSON): turns of expect and reply")
 	addr := fs.String("addr", "127.0.0.1:0", "the address to listen on")
 	prov := fs.String("provider", "", "the provider's wire format and rules: openai-chat, openai-responses or anthropic-messages (default: the script's, else openai-chat)")
+	var lim limits.Limits
+	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.JournalBytes, limits.Calls)
 	if err := parse(fs, args); err != nil {
 		return 0, err
+	}
+	if err := lim.Check(); err != nil {
+		return 0, usagef("%v", err)
 	}
 	if *file == "" {
 		return 0, usagef("--script FILE is required")
@@ -101,7 +112,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitHarness, fmt.Errorf("%s: %w", *file, err)
 	}
-	srv, err := simhttp.Listen(*addr)
+	srv, err := simhttp.ListenWith(*addr, lim)
 	if err != nil {
 		return exitHarness, err
 	}

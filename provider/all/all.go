@@ -22,15 +22,23 @@ import (
 var streaming = &http.Client{}
 
 // Models is a driverserver.ModelFactory: an HTTP client of the endpoint's
-// model API (a provider wire format, or canonical) at its base URL.
-func Models(ep target.ModelEndpoint) (llm.Model, error) {
-	if ep.BaseURL == "" {
-		return nil, errors.New("the model endpoint has no baseURL")
+// model API (a provider wire format, or canonical) at its base URL, whose
+// replies are bounded by limits.DefaultReplyBytes.
+func Models(ep target.ModelEndpoint) (llm.Model, error) { return ModelsWithin(0)(ep) }
+
+// ModelsWithin is Models with replies bounded by maxReply bytes (the
+// default when 0): a reply, JSON or streamed, past it fails the call.
+func ModelsWithin(maxReply int64) func(target.ModelEndpoint) (llm.Model, error) {
+	return func(ep target.ModelEndpoint) (llm.Model, error) {
+		if ep.BaseURL == "" {
+			return nil, errors.New("the model endpoint has no baseURL")
+		}
+		c, err := provider.NewClient(ep.BaseURL, ep.API)
+		if err != nil {
+			return nil, err
+		}
+		c.HTTP = streaming
+		c.MaxReply = maxReply
+		return c, nil
 	}
-	c, err := provider.NewClient(ep.BaseURL, ep.API)
-	if err != nil {
-		return nil, err
-	}
-	c.HTTP = streaming
-	return c, nil
 }

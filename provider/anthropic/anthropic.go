@@ -148,8 +148,7 @@ func (Codec) EncodeRequest(req *llm.Request, stream bool) ([]byte, error) {
 
 // contentBlocks reads content: a string or an array of blocks.
 func contentBlocks(raw json.RawMessage) ([]block, error) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := provider.UnmarshalString(raw); ok {
 		return []block{text(s)}, nil
 	}
 	var bs []block
@@ -204,6 +203,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		}
 	}
 	msgs := &d.Request.Messages
+	var names provider.CallNames // the results' tool names, in linear time
 	if len(r.System) > 0 {
 		s, err := resultText(r.System)
 		if err != nil {
@@ -279,7 +279,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 					return nil, fmt.Errorf("%s.content: %w", field, err)
 				}
 				open(model.RoleTool)
-				cur.Content = append(cur.Content, model.ToolResult(b.ToolUseID, provider.CallName(*msgs, b.ToolUseID), provider.OutputFromText(s, b.IsError)))
+				cur.Content = append(cur.Content, model.ToolResult(b.ToolUseID, names.Name(*msgs, b.ToolUseID), provider.OutputFromText(s, b.IsError)))
 				entry.Results = append(entry.Results, wire.Result{ID: b.ToolUseID, Block: j, Canonical: len(*msgs) - 1})
 			default:
 				// Images, documents and thinking blocks say nothing about tools.
@@ -397,10 +397,7 @@ func (Codec) NewStreamWriter(w io.Writer, flush func(), _ bool) provider.StreamW
 }
 
 func (s *streamWriter) emit(ev event) error {
-	if _, err := io.WriteString(s.w, "event: "+ev.Type+"\n"); err != nil {
-		return err
-	}
-	return sse.WriteJSON(s.w, ev, s.flush)
+	return sse.WriteNamedJSON(s.w, ev.Type, ev, s.flush)
 }
 
 func (s *streamWriter) closeBlock() error {

@@ -153,8 +153,8 @@ func content(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	s, ok := provider.UnmarshalString(raw)
+	if ok {
 		return s, nil
 	}
 	var parts []struct {
@@ -190,6 +190,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		d.Request.Tools = append(d.Request.Tools, def)
 	}
 	msgs := &d.Request.Messages
+	var names provider.CallNames // the results' tool names, in linear time
 	for i, m := range r.Messages {
 		text, err := content(m.Content)
 		if err != nil {
@@ -231,7 +232,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 				*msgs = append(*msgs, model.Message{Role: model.RoleTool})
 			}
 			at := len(*msgs) - 1
-			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolResult(m.ToolCallID, provider.CallName(*msgs, m.ToolCallID), provider.OutputFromText(text, false)))
+			(*msgs)[at].Content = append((*msgs)[at].Content, model.ToolResult(m.ToolCallID, names.Name(*msgs, m.ToolCallID), provider.OutputFromText(text, false)))
 			d.View.Entries = append(d.View.Entries, wire.Entry{Role: "tool", Results: []wire.Result{{ID: m.ToolCallID, Canonical: at}}, Canonical: at})
 		default:
 			return nil, fmt.Errorf("messages[%d].role: unknown role %q", i, m.Role)

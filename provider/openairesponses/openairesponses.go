@@ -113,8 +113,7 @@ type input []item
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (in *input) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
+	if s, ok := provider.UnmarshalString(b); ok {
 		c, _ := json.Marshal(s) // a string always marshals
 		*in = input{{Role: "user", Content: c}}
 		return nil
@@ -189,8 +188,8 @@ func itemText(raw json.RawMessage) (string, error) {
 	if len(raw) == 0 {
 		return "", nil
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	s, ok := provider.UnmarshalString(raw)
+	if ok {
 		return s, nil
 	}
 	var parts []contentPart
@@ -203,6 +202,31 @@ func itemText(raw json.RawMessage) (string, error) {
 	return s, nil
 }
 
+// arrayRequest is a request whose input is an array of items, the form
+// the clients send: it decodes in one pass, where the input's own decoder
+// (for the string form too) reads the input a second time.
+type arrayRequest struct {
+	Model        string          `json:"model"`
+	Instructions json.RawMessage `json:"instructions,omitempty"`
+	Input        []item          `json:"input"`
+	Tools        []tool          `json:"tools,omitempty"`
+	Stream       bool            `json:"stream,omitempty"`
+	Conversation json.RawMessage `json:"conversation,omitempty"`
+}
+
+// decodeRequest decodes a request body: in one pass when the input is an
+// array of items; anything else (a string input, no input, an error) as
+// the request type reads it.
+func decodeRequest(body []byte) (request, error) {
+	var a arrayRequest
+	if json.Unmarshal(body, &a) == nil && a.Input != nil {
+		return request{Model: a.Model, Instructions: a.Instructions, Input: a.Input, Tools: a.Tools, Stream: a.Stream, Conversation: a.Conversation}, nil
+	}
+	var r request
+	err := json.Unmarshal(body, &r)
+	return r, err
+}
+
 // DecodeRequest implements provider.Codec: items in a row of one kind join
 // one canonical message (assistant items into an assistant message, outputs
 // and approval responses into a tool message); instructions come first, as
@@ -211,8 +235,8 @@ func itemText(raw json.RawMessage) (string, error) {
 // provider keeps for itself (reasoning, hosted tool calls, compaction) have
 // no canonical form and keep only their place in the view.
 func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
-	var r request
-	if err := json.Unmarshal(body, &r); err != nil {
+	r, err := decodeRequest(body)
+	if err != nil {
 		return nil, fmt.Errorf("request body: %w", err)
 	}
 	if len(r.Conversation) > 0 && string(r.Conversation) != "null" {
@@ -230,6 +254,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 		d.Request.Tools = append(d.Request.Tools, def)
 	}
 	msgs := &d.Request.Messages
+	var names provider.CallNames // the results' tool names, in linear time
 	if len(r.Instructions) > 0 && string(r.Instructions) != "null" {
 		var text string
 		if err := json.Unmarshal(r.Instructions, &text); err != nil {
@@ -305,7 +330,7 @@ func (Codec) DecodeRequest(body []byte) (*provider.Decoded, error) {
 				return nil, MissingParameter(field + ".output")
 			}
 			entry.Canonical = into(model.RoleTool)
-			(*msgs)[entry.Canonical].Content = append((*msgs)[entry.Canonical].Content, model.ToolResult(it.CallID, provider.CallName(*msgs, it.CallID), provider.OutputFromText(out, false)))
+			(*msgs)[entry.Canonical].Content = append((*msgs)[entry.Canonical].Content, model.ToolResult(it.CallID, names.Name(*msgs, it.CallID), provider.OutputFromText(out, false)))
 			entry.Results = []wire.Result{{ID: it.CallID, Canonical: entry.Canonical}}
 		case "mcp_approval_request":
 			if it.ID == "" || it.Name == "" {
@@ -574,10 +599,7 @@ func (Codec) NewStreamWriter(w io.Writer, flush func(), _ bool) provider.StreamW
 func (s *streamWriter) emit(ev event) error {
 	ev.SequenceNumber = s.seq
 	s.seq++
-	if _, err := io.WriteString(s.w, "event: "+ev.Type+"\n"); err != nil {
-		return err
-	}
-	return sse.WriteJSON(s.w, ev, s.flush)
+	return sse.WriteNamedJSON(s.w, ev.Type, ev, s.flush)
 }
 
 func (s *streamWriter) add(it item) error {

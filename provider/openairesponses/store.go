@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/approval-conformance-kit/ack/provider"
 	"github.com/approval-conformance-kit/ack/wire"
 )
 
@@ -20,10 +21,25 @@ import (
 // (previous_response_id); Resolve expands both, so the prompt is read and
 // checked whole, as the provider reads it. A Store is safe for concurrent
 // use; a server keeps one per conversation.
+//
+// Keeping a reply costs nothing but a note: what the replies hold is read
+// only when a request names an item or a response, so that the requests
+// that never do (most of them) pay nothing for the store.
 type Store struct {
 	mu        sync.Mutex
 	items     map[string]json.RawMessage
 	responses map[string][]json.RawMessage
+	// unread are the replies kept and not yet read, oldest first.
+	unread []keptReply
+}
+
+// keptReply is a reply kept and not yet read: the request as Resolve
+// returned it, and the response object (or, from a stream, the data of
+// its last event, named event).
+type keptReply struct {
+	request, reply []byte
+	event          string
+	stream         bool
 }
 
 // NewStore returns an empty store.
@@ -59,8 +75,7 @@ func inputItems(raw json.RawMessage) ([]json.RawMessage, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := provider.UnmarshalString(raw); ok {
 		b, _ := json.Marshal(map[string]any{"role": "user", "content": s}) // a string always marshals
 		return []json.RawMessage{b}, nil
 	}
@@ -101,6 +116,7 @@ func (s *Store) Resolve(body []byte) ([]byte, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.read()
 	var out []json.RawMessage
 	if env.PreviousResponseID != "" {
 		prev, ok := s.responses[env.PreviousResponseID]
@@ -153,8 +169,33 @@ func missingOutput(items []json.RawMessage) *ResolveError {
 
 // Keep records the reply to a request: request is the body as Resolve
 // returned it, reply the response object. Nothing is kept when the request
-// said store: false.
+// said store: false. Both are read when a later request names something;
+// a request or reply that does not read then is passed over.
 func (s *Store) Keep(request, reply []byte) error {
+	s.mu.Lock()
+	s.unread = append(s.unread, keptReply{request: request, reply: reply})
+	s.mu.Unlock()
+	return nil
+}
+
+// read indexes the replies kept since the last read, in order.
+func (s *Store) read() {
+	for _, k := range s.unread {
+		reply := k.reply
+		if k.stream {
+			resp, ok := completedResponse(k.event, k.reply)
+			if !ok {
+				continue
+			}
+			reply = resp
+		}
+		_ = s.index(k.request, reply) // a reply the server just wrote
+	}
+	s.unread = nil
+}
+
+// index records what a reply holds; the caller holds s.mu.
+func (s *Store) index(request, reply []byte) error {
 	var env requestEnvelope
 	if err := json.Unmarshal(request, &env); err != nil {
 		return fmt.Errorf("responses store: the request: %w", err)
@@ -173,8 +214,6 @@ func (s *Store) Keep(request, reply []byte) error {
 	if err := json.Unmarshal(reply, &resp); err != nil {
 		return fmt.Errorf("responses store: the reply: %w", err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, raw := range resp.Output {
 		var it struct {
 			ID string `json:"id"`
@@ -191,16 +230,33 @@ func (s *Store) Keep(request, reply []byte) error {
 
 // KeepStream records a streamed reply: the response of its
 // response.completed (or response.incomplete) event. stream may be the
-// whole stream or only its end.
+// whole stream or only its end. A stream without that event is an error;
+// the event's response is read when a later request names something.
 func (s *Store) KeepStream(request, stream []byte) error {
 	var name string
 	var data []byte
+	keep := func() bool {
+		switch {
+		case len(data) == 0:
+			return false
+		case name == "response.completed" || name == "response.incomplete":
+			s.mu.Lock()
+			s.unread = append(s.unread, keptReply{request: request, reply: data, event: name, stream: true})
+			s.mu.Unlock()
+			return true
+		case name == "":
+			if resp, ok := completedResponse(name, data); ok {
+				return s.Keep(request, resp) == nil
+			}
+		}
+		return false
+	}
 	for line := range bytes.Lines(stream) {
 		line = bytes.TrimRight(line, "\r\n")
 		switch {
 		case len(line) == 0: // the end of an event
-			if resp, ok := completedResponse(name, data); ok {
-				return s.Keep(request, resp)
+			if keep() {
+				return nil
 			}
 			name, data = "", nil
 		case bytes.HasPrefix(line, []byte("event:")):
@@ -212,8 +268,8 @@ func (s *Store) KeepStream(request, stream []byte) error {
 			data = append(data, bytes.TrimPrefix(line[len("data:"):], []byte(" "))...)
 		}
 	}
-	if resp, ok := completedResponse(name, data); ok {
-		return s.Keep(request, resp)
+	if keep() {
+		return nil
 	}
 	return errors.New("responses store: the stream has no response.completed")
 }

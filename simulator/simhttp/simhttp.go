@@ -25,9 +25,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/provider"
 	"github.com/approval-conformance-kit/ack/provider/openairesponses"
@@ -47,8 +49,11 @@ type Server struct {
 	listener net.Listener
 	done     chan struct{}
 
+	limits limits.Limits
+
 	mu     sync.Mutex
 	models map[string]*conversation
+	order  []string // names, oldest first
 }
 
 // conversation is one served model, with the Responses store of what it
@@ -61,14 +66,22 @@ type conversation struct {
 // NewServer starts a server on 127.0.0.1 with a free port.
 func NewServer() (*Server, error) { return Listen("127.0.0.1:0") }
 
-// Listen starts a server on addr.
-func Listen(addr string) (*Server, error) {
+// Listen starts a server on addr, with the default limits.
+func Listen(addr string) (*Server, error) { return ListenWith(addr, limits.Default()) }
+
+// ListenWith starts a server on addr with these limits: the time a
+// client may take to send headers, the largest request body (413 beyond),
+// the conversations served at once (Sessions: adding one more stops
+// serving the oldest), and, for each conversation's model, the calls it
+// answers and the request bytes its journal keeps (simulator.Model.Limit).
+func ListenWith(addr string, lim limits.Limits) (*Server, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("simhttp: listen on %s: %w", addr, err)
 	}
-	s := &Server{URL: "http://" + l.Addr().String(), listener: l, done: make(chan struct{}), models: map[string]*conversation{}}
-	s.srv = &http.Server{Handler: s}
+	lim = lim.WithDefaults()
+	s := &Server{URL: "http://" + l.Addr().String(), listener: l, done: make(chan struct{}), models: map[string]*conversation{}, limits: lim}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: lim.HeaderTimeout}
 	go func() {
 		defer close(s.done)
 		_ = s.srv.Serve(l) // returns when Close is called
@@ -98,7 +111,14 @@ func (s *Server) Add(name string, m *simulator.Model) (string, error) {
 	if m.Profile() == wire.OpenAIResponses {
 		c.store = openairesponses.NewStore()
 	}
+	m.Limit(s.limits.Calls, s.limits.JournalBytes)
 	s.models[name] = c
+	s.order = append(s.order, name)
+	for len(s.models) > s.limits.Sessions {
+		oldest := s.order[0]
+		s.order = s.order[1:]
+		delete(s.models, oldest)
+	}
 	return s.BaseURL(name), nil
 }
 
@@ -106,6 +126,9 @@ func (s *Server) Add(name string, m *simulator.Model) (string, error) {
 func (s *Server) Remove(name string) {
 	s.mu.Lock()
 	delete(s.models, name)
+	if i := slices.Index(s.order, name); i >= 0 {
+		s.order = slices.Delete(s.order, i, i+1)
+	}
 	s.mu.Unlock()
 }
 
@@ -116,7 +139,8 @@ func (s *Server) BaseURL(name string) string { return s.URL + "/c/" + name + "/v
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, ok := strings.CutPrefix(r.URL.Path, "/c/")
 	name, endpoint, ok2 := strings.Cut(rest, "/v1")
-	codec := codecFor(endpoint)
+	found := codecFor(endpoint)
+	codec := found
 	if codec == nil {
 		codec, _ = provider.Lookup(wire.OpenAIChat)
 	}
@@ -126,7 +150,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		_, _ = w.Write(errs.ErrorBody(status, typ, msg))
 	}
-	if !ok || !ok2 || codecFor(endpoint) == nil {
+	if !ok || !ok2 || found == nil {
 		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: no endpoint %s %s (want POST /c/<conversation>/v1/chat/completions, /responses, /messages or /canonical)", r.Method, r.URL.Path))
 		return
 	}
@@ -154,11 +178,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusNotFound, "not_found_error", fmt.Sprintf("simulator: the conversation %q speaks %s; %s is not its endpoint", name, m.Profile(), endpoint))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, provider.MaxRequestBody))
+	body, err := readBody(w, r, s.limits.RequestBytes)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			fail(http.StatusRequestEntityTooLarge, "invalid_request_error", fmt.Sprintf("simulator: the request body is larger than %d bytes", provider.MaxRequestBody))
+			fail(http.StatusRequestEntityTooLarge, "invalid_request_error", "simulator: "+(&limits.TooLarge{What: "the request body", Limit: s.limits.RequestBytes, Flag: "max-request-bytes"}).Error())
 			return
 		}
 		fail(http.StatusBadRequest, "invalid_request_error", "simulator: reading the body: "+err.Error())
@@ -169,7 +193,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		request, err = store.Resolve(body)
 		var unknown *openairesponses.ResolveError
 		if errors.As(err, &unknown) {
-			m.Refused("", body, unknown.Status, string(unknown.Body), unknown.Message)
+			m.Unreadable("", body, unknown.Status, string(unknown.Body), unknown.Message)
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(unknown.Status)
 			_, _ = w.Write(unknown.Body)
@@ -190,7 +214,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		msg := fmt.Sprintf("simulator: the %s request does not decode: %v", codec.Profile(), err)
-		m.Refused("", body, http.StatusBadRequest, string(codec.ErrorBody(http.StatusBadRequest, "invalid_request_error", msg)), msg)
+		m.Unreadable("", body, http.StatusBadRequest, string(codec.ErrorBody(http.StatusBadRequest, "invalid_request_error", msg)), msg)
 		fail(http.StatusBadRequest, "invalid_request_error", msg)
 		return
 	}
@@ -198,7 +222,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if dec.Stream {
 		mode = "stream"
 	}
-	call := simulator.Call{Mode: mode, Request: dec.Request, Wire: body}
+	call := simulator.Call{Mode: mode, Request: dec.Request, Wire: body, Owned: true}
 	if !dec.Lossless {
 		view := dec.View
 		call.View, call.Lossy = &view, true
@@ -274,12 +298,29 @@ func (r *recorder) Write(p []byte) (int, error) {
 }
 
 // codecFor returns the format of an endpoint path, or nil.
-func codecFor(endpoint string) provider.Codec {
+func codecFor(endpoint string) provider.Codec { return endpoints()[endpoint] }
+
+// endpoints maps each endpoint path to its format, once the formats have
+// registered.
+var endpoints = sync.OnceValue(func() map[string]provider.Codec {
+	m := map[string]provider.Codec{}
 	for _, p := range append(wire.Profiles[:len(wire.Profiles):len(wire.Profiles)], provider.Canonical) {
-		c, err := provider.Lookup(p)
-		if err == nil && c.Path() == endpoint {
-			return c
+		if c, err := provider.Lookup(p); err == nil {
+			m[c.Path()] = c
 		}
 	}
-	return nil
+	return m
+})
+
+// readBody reads a request body up to limit bytes, in one
+// allocation when the client said how long it is.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, limit)
+	if n := r.ContentLength; n > 0 && n <= limit {
+		var buf bytes.Buffer
+		buf.Grow(int(n) + bytes.MinRead) // ReadFrom wants room to see the end
+		_, err := buf.ReadFrom(body)
+		return buf.Bytes(), err
+	}
+	return io.ReadAll(body)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/provider"
@@ -193,7 +194,7 @@ func TestBadRequests(t *testing.T) {
 		{base + "/chat/completions", `{`, 400, "does not decode"},
 		{base + "/chat/completions", `{"messages":[{"role":"robot"}]}`, 400, "messages[0].role"},
 		{base + "/chat/completions", `{"messages":[{"role":"assistant","tool_calls":[{"id":"c","function":{"name":"n","arguments":"{nope"}}]}]}`, 400, "messages[0].tool_calls[0].function.arguments"},
-		{base + "/chat/completions", `{"messages":[{"role":"user","content":"` + strings.Repeat("x", provider.MaxRequestBody) + `"}]}`, 413, "larger than"},
+		{base + "/chat/completions", `{"messages":[{"role":"user","content":"` + strings.Repeat("x", limits.DefaultRequestBytes) + `"}]}`, 413, "larger than 16777216 bytes (the limit, --max-request-bytes)"},
 	}
 	for _, c := range cases {
 		status, body := post(t, c.url, c.body)

@@ -4,10 +4,14 @@
 package driver
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/approval-conformance-kit/ack/limits"
 )
 
 // The endpoints of driver protocol v1.
@@ -17,8 +21,9 @@ const (
 	PathSessions = "/v1/client/sessions"
 )
 
-// MaxBody bounds a request or response body either end reads.
-const MaxBody = 16 << 20
+// MaxBody is the default bound of a request or response body either end
+// reads (limits.DefaultRequestBytes; servers and clients take their own).
+const MaxBody = limits.DefaultRequestBytes
 
 // SessionCreated answers POST /v1/client/sessions.
 type SessionCreated struct {
@@ -83,12 +88,20 @@ func WriteError(w http.ResponseWriter, status int, code, format string, args ...
 	WriteJSON(w, status, e)
 }
 
-// ReadJSON decodes a size-limited body into v, refusing unknown fields;
-// errors say what was wrong.
-func ReadJSON(w http.ResponseWriter, r *http.Request, v any) error {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody))
+// ReadJSON decodes a request body of at most limit bytes (MaxBody when
+// 0) into v, refusing unknown fields; errors say what was wrong, and a body
+// past the limit is a *limits.TooLarge (WriteReadError answers it 413).
+func ReadJSON(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
+	if limit <= 0 {
+		limit = MaxBody
+	}
+	body := limits.NewReader(r.Body, limit, "the request body", "max-request-bytes")
+	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, body.Err) {
+			return body.Err
+		}
 		return fmt.Errorf("the request body: %w", err)
 	}
 	if dec.More() {
@@ -97,9 +110,34 @@ func ReadJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
-// Decode decodes a response body (size-limited), refusing trailing data.
+// WriteReadError answers a request whose body ReadJSON refused: 413 for
+// a body past its limit, 400 otherwise.
+func WriteReadError(w http.ResponseWriter, err error) {
+	var tooLarge *limits.TooLarge
+	if errors.As(err, &tooLarge) {
+		WriteError(w, http.StatusRequestEntityTooLarge, "TooLarge", "%v", err)
+		return
+	}
+	WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+}
+
+// ReadBody reads a response body of at most limit bytes (MaxBody when 0);
+// past it, the error is a *limits.TooLarge naming what was read.
+func ReadBody(r io.Reader, limit int64, what string) ([]byte, error) {
+	if limit <= 0 {
+		limit = MaxBody
+	}
+	return io.ReadAll(limits.NewReader(r, limit, what, "max-reply-bytes"))
+}
+
+// Decode decodes a response body of at most MaxBody bytes, refusing
+// trailing data; a body past the limit is a *limits.TooLarge.
 func Decode(r io.Reader, v any) error {
-	dec := json.NewDecoder(io.LimitReader(r, MaxBody))
+	data, err := ReadBody(r, MaxBody, "the answer")
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
 		return err
 	}

@@ -401,3 +401,29 @@ func TestDocExampleCheckCanFail(t *testing.T) {
 		t.Errorf("an unnamed JSON example: %d example(s), problems %v", len(examples), problems)
 	}
 }
+
+// The schemas the harness enforces are the published ones.
+func TestEmbeddedSchemasAreTheDocs(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(docs, "schemas", "driver", "*.schema.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%v, %d files", err, len(files))
+	}
+	for _, f := range files {
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join("schemas", filepath.Base(f)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("schemas/%s differs from %s (go generate ./target/driver): %v", filepath.Base(f), f, err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".schema.json")
+		if _, err := driver.Schema(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	embedded, _ := filepath.Glob(filepath.Join("schemas", "*.schema.json"))
+	if len(embedded) != len(files) {
+		t.Errorf("%d embedded schemas, %d published", len(embedded), len(files))
+	}
+}

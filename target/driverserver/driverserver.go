@@ -18,10 +18,12 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/target"
@@ -37,9 +39,19 @@ type Handler struct {
 	models  ModelFactory
 	http    *http.Client
 	maxWait time.Duration
+	limits  limits.Limits
+	now     func() time.Time
 
 	mu       sync.Mutex
-	sessions map[string]target.Session
+	sessions map[string]*openSession
+}
+
+// openSession is a client session with when it was last used and how
+// many requests are using it now.
+type openSession struct {
+	s    target.Session
+	last time.Time
+	busy int
 }
 
 // Option configures a Handler.
@@ -48,9 +60,23 @@ type Option func(*Handler)
 // WithCallbackClient sets the HTTP client of the tool and policy callbacks.
 func WithCallbackClient(c *http.Client) Option { return func(h *Handler) { h.http = c } }
 
+// WithLimits sets the server's bounds (limits.Default() otherwise): the
+// header timeout and the largest request body (413 beyond, naming the
+// flag); the largest turn answer it writes and callback answer it reads
+// (ReplyBytes; the model's replies are bounded by the model factory); the
+// most model calls of a turn (Steps: a turn asking options.maxSteps above
+// it is refused, and a turn's model refuses calls past it); the client
+// sessions open at once (Sessions: 429 beyond) and how long one may sit
+// unused before it is closed (SessionIdle).
+func WithLimits(l limits.Limits) Option { return func(h *Handler) { h.limits = l.WithDefaults() } }
+
+// WithClock sets the clock that session idleness is measured by
+// (time.Now by default), for tests.
+func WithClock(now func() time.Time) Option { return func(h *Handler) { h.now = now } }
+
 // NewHandler returns the handler of t; models makes each turn's model.
 func NewHandler(t target.Target, models ModelFactory, opts ...Option) *Handler {
-	h := &Handler{target: t, models: models, http: &http.Client{}, maxWait: 30 * time.Second, sessions: map[string]target.Session{}}
+	h := &Handler{target: t, models: models, http: &http.Client{}, maxWait: 30 * time.Second, limits: limits.Default(), now: time.Now, sessions: map[string]*openSession{}}
 	for _, o := range opts {
 		o(h)
 	}
@@ -71,6 +97,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}()
+	h.closeIdle(r.Context())
 	switch {
 	case r.URL.Path == driver.PathInfo && r.Method == http.MethodGet:
 		info, err := h.target.Info(r.Context())
@@ -97,12 +124,16 @@ func (h *Handler) turn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req target.TurnRequest
-	if err := driver.ReadJSON(w, r, &req); err != nil {
-		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+	if err := driver.ReadJSON(w, r, &req, h.limits.RequestBytes); err != nil {
+		driver.WriteReadError(w, err)
 		return
 	}
 	if err := validateTurn(&req); err != nil {
 		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+		return
+	}
+	if req.Options.MaxSteps > h.limits.Steps {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "options.maxSteps: %d is more than this server allows (%d, --max-steps)", req.Options.MaxSteps, h.limits.Steps)
 		return
 	}
 	if h.models == nil {
@@ -114,14 +145,56 @@ func (h *Handler) turn(w http.ResponseWriter, r *http.Request) {
 		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "model: %v", err)
 		return
 	}
-	req.Model.Local = m
-	req.Harness = &harness{http: h.http, tools: req.Tools}
+	req.Model.Local = &boundedModel{Model: m, max: h.limits.Steps}
+	req.Harness = &harness{http: h.http, tools: req.Tools, maxReply: h.limits.ReplyBytes}
 	resp, err := ag.Turn(r.Context(), &req)
 	if err != nil {
 		driver.WriteError(w, http.StatusInternalServerError, "Internal", "turn: %v", err)
 		return
 	}
-	driver.WriteJSON(w, http.StatusOK, resp)
+	body, err := json.Marshal(resp)
+	if err != nil {
+		driver.WriteError(w, http.StatusInternalServerError, "Internal", "turn: the answer does not encode: %v", err)
+		return
+	}
+	if int64(len(body)) > h.limits.ReplyBytes {
+		driver.WriteError(w, http.StatusInternalServerError, "Internal", "turn: %v", &limits.TooLarge{What: fmt.Sprintf("the turn's answer (%d bytes)", len(body)), Limit: h.limits.ReplyBytes, Flag: "max-reply-bytes"})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// boundedModel refuses model calls past a turn's bound, whatever the
+// target's own step limit.
+type boundedModel struct {
+	llm.Model
+	max   int
+	calls atomic.Int64
+}
+
+func (m *boundedModel) count() error {
+	if n := m.calls.Add(1); n > int64(m.max) {
+		return fmt.Errorf("model call %d of the turn refused: this server allows %d model calls a turn (--max-steps)", n, m.max)
+	}
+	return nil
+}
+
+// Generate implements llm.Model.
+func (m *boundedModel) Generate(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	if err := m.count(); err != nil {
+		return nil, err
+	}
+	return m.Model.Generate(ctx, req)
+}
+
+// Stream implements llm.Model.
+func (m *boundedModel) Stream(ctx context.Context, req *llm.Request, yield func(llm.StreamEvent) error) error {
+	if err := m.count(); err != nil {
+		return err
+	}
+	return m.Model.Stream(ctx, req, yield)
 }
 
 // validateTurn checks what a turn request must hold, naming the field at
@@ -134,6 +207,9 @@ func validateTurn(req *target.TurnRequest) error {
 	}
 	if req.Model.BaseURL == "" {
 		return errors.New("model.baseURL: missing")
+	}
+	if err := httpURL(req.Model.BaseURL); err != nil {
+		return fmt.Errorf("model.baseURL: %w", err)
 	}
 	switch req.Toolkit {
 	case "", target.ToolkitProvided, target.ToolkitAbsent, target.ToolkitEmpty:
@@ -157,6 +233,16 @@ func validateTurn(req *target.TurnRequest) error {
 			return fmt.Errorf("tools[%d].name: %q given twice", i, t.Name)
 		}
 		seen[t.Name] = true
+		if t.ExecuteURL != "" {
+			if err := httpURL(t.ExecuteURL); err != nil {
+				return fmt.Errorf("tools[%d].executeURL: %w", i, err)
+			}
+		}
+		if t.PolicyURL != "" {
+			if err := httpURL(t.PolicyURL); err != nil {
+				return fmt.Errorf("tools[%d].policyURL: %w", i, err)
+			}
+		}
 		switch t.Approval {
 		case target.ApprovalAlways, target.ApprovalNever, "":
 		case target.ApprovalDynamic:
@@ -166,6 +252,16 @@ func validateTurn(req *target.TurnRequest) error {
 		default:
 			return fmt.Errorf("tools[%d].approval: unknown policy %q (want always, never or dynamic)", i, t.Approval)
 		}
+	}
+	return nil
+}
+
+// httpURL accepts an absolute http or https URL only: a target is never
+// sent to read files (file://) or other schemes.
+func httpURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an http or https URL", s)
 	}
 	return nil
 }
@@ -191,8 +287,9 @@ func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 
 // harness runs tools and policies by calling the harness's callback URLs.
 type harness struct {
-	http  *http.Client
-	tools []target.Tool
+	http     *http.Client
+	tools    []target.Tool
+	maxReply int64
 }
 
 func (h *harness) tool(name string) (target.Tool, error) {
@@ -223,7 +320,15 @@ func (h *harness) post(ctx context.Context, url string, in, out any) error {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 		return fmt.Errorf("callback %s: HTTP %d: %s", url, resp.StatusCode, bytes.TrimSpace(msg))
 	}
-	return driver.Decode(resp.Body, out)
+	data, err := driver.ReadBody(resp.Body, h.maxReply, "the callback's answer")
+	if err != nil {
+		return fmt.Errorf("callback %s: %w", url, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(out); err != nil {
+		return fmt.Errorf("callback %s: %w", url, err)
+	}
+	return nil
 }
 
 // Execute implements target.Harness: POST executeURL {toolCallId, input}.
@@ -286,12 +391,23 @@ func (h *Handler) newSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var cfg target.SessionConfig
-	if err := driver.ReadJSON(w, r, &cfg); err != nil {
-		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+	if err := driver.ReadJSON(w, r, &cfg, h.limits.RequestBytes); err != nil {
+		driver.WriteReadError(w, err)
 		return
 	}
 	if cfg.ChatURL == "" || cfg.Protocol == "" {
 		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "chatURL and protocol are required")
+		return
+	}
+	if err := httpURL(cfg.ChatURL); err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "chatURL: %v", err)
+		return
+	}
+	h.mu.Lock()
+	open := len(h.sessions)
+	h.mu.Unlock()
+	if open >= h.limits.Sessions {
+		driver.WriteError(w, http.StatusTooManyRequests, "TooManySessions", "%d client sessions are open, the most this server allows (--max-sessions); close one (DELETE) first, or wait: a session unused for %s is closed", open, h.limits.SessionIdle)
 		return
 	}
 	s, err := cl.NewSession(context.WithoutCancel(r.Context()), cfg)
@@ -301,21 +417,56 @@ func (h *Handler) newSession(w http.ResponseWriter, r *http.Request) {
 	}
 	id := uuid.NewString()
 	h.mu.Lock()
-	h.sessions[id] = s
+	h.sessions[id] = &openSession{s: s, last: h.now()}
 	h.mu.Unlock()
 	driver.WriteJSON(w, http.StatusOK, driver.SessionCreated{SessionID: id})
+}
+
+// closeIdle closes the sessions unused for longer than SessionIdle (none
+// while a request is using them).
+func (h *Handler) closeIdle(ctx context.Context) {
+	now := h.now()
+	var idle []target.Session
+	h.mu.Lock()
+	for id, o := range h.sessions {
+		if o.busy == 0 && now.Sub(o.last) > h.limits.SessionIdle {
+			idle = append(idle, o.s)
+			delete(h.sessions, id)
+		}
+	}
+	h.mu.Unlock()
+	for _, s := range idle {
+		_ = s.Close(context.WithoutCancel(ctx))
+	}
+}
+
+// use marks a session in use until the returned func is called.
+func (h *Handler) use(id string) (target.Session, func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	o := h.sessions[id]
+	if o == nil {
+		return nil, nil
+	}
+	o.busy++
+	o.last = h.now()
+	return o.s, func() {
+		h.mu.Lock()
+		o.busy--
+		o.last = h.now()
+		h.mu.Unlock()
+	}
 }
 
 func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 	rest := strings.TrimPrefix(r.URL.Path, driver.PathSessions+"/")
 	id, verb, _ := strings.Cut(rest, "/")
-	h.mu.Lock()
-	s := h.sessions[id]
-	h.mu.Unlock()
+	s, done := h.use(id)
 	if s == nil {
-		driver.WriteError(w, http.StatusNotFound, "NotFound", "no session %q", id)
+		driver.WriteError(w, http.StatusNotFound, "NotFound", "no session %q (closed, or unused for longer than %s)", id, h.limits.SessionIdle)
 		return
 	}
+	defer done()
 	ctx := r.Context()
 	act := func(res *target.ActionResult, err error) {
 		if err != nil {
@@ -323,6 +474,13 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		driver.WriteJSON(w, http.StatusOK, res)
+	}
+	read := func(v any) bool {
+		if err := driver.ReadJSON(w, r, v, h.limits.RequestBytes); err != nil {
+			driver.WriteReadError(w, err)
+			return false
+		}
+		return true
 	}
 	switch {
 	case verb == "" && r.Method == http.MethodDelete:
@@ -336,15 +494,12 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	case verb == "send" && r.Method == http.MethodPost:
 		var req driver.SendRequest
-		if err := driver.ReadJSON(w, r, &req); err != nil {
-			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
-			return
+		if read(&req) {
+			act(s.Send(ctx, req.Text))
 		}
-		act(s.Send(ctx, req.Text))
 	case verb == "approval" && r.Method == http.MethodPost:
 		var req target.ApprovalAnswer
-		if err := driver.ReadJSON(w, r, &req); err != nil {
-			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+		if !read(&req) {
 			return
 		}
 		if req.ApprovalID == "" {
@@ -354,11 +509,9 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 		act(s.Approve(ctx, req))
 	case verb == "tool-output" && r.Method == http.MethodPost:
 		var req driver.ToolOutputRequest
-		if err := driver.ReadJSON(w, r, &req); err != nil {
-			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
-			return
+		if read(&req) {
+			act(s.ToolOutput(ctx, req.ToolCallID, req.Output))
 		}
-		act(s.ToolOutput(ctx, req.ToolCallID, req.Output))
 	case verb == "state" && r.Method == http.MethodGet:
 		st, err := s.State(ctx)
 		if err != nil {
@@ -368,8 +521,7 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 		driver.WriteJSON(w, http.StatusOK, st)
 	case verb == "wait" && r.Method == http.MethodPost:
 		var req driver.WaitRequest
-		if err := driver.ReadJSON(w, r, &req); err != nil {
-			driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+		if !read(&req) {
 			return
 		}
 		switch {
@@ -407,11 +559,11 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Close() error {
 	h.mu.Lock()
 	open := h.sessions
-	h.sessions = map[string]target.Session{}
+	h.sessions = map[string]*openSession{}
 	h.mu.Unlock()
 	var errs []error
-	for id, s := range open {
-		if err := s.Close(context.Background()); err != nil {
+	for id, o := range open {
+		if err := o.s.Close(context.Background()); err != nil {
 			errs = append(errs, fmt.Errorf("session %s: %w", id, err))
 		}
 	}
@@ -439,7 +591,7 @@ func Listen(addr string, t target.Target, models ModelFactory, opts ...Option) (
 		return nil, fmt.Errorf("driver server: listen on %s: %w", addr, err)
 	}
 	h := NewHandler(t, models, opts...)
-	s := &Server{URL: "http://" + l.Addr().String(), handler: h, srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, done: make(chan struct{})}
+	s := &Server{URL: "http://" + l.Addr().String(), handler: h, srv: &http.Server{Handler: h, ReadHeaderTimeout: h.limits.HeaderTimeout}, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		_ = s.srv.Serve(l) // ends on Close

@@ -9,10 +9,10 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/target"
 	"github.com/approval-conformance-kit/ack/target/driver"
@@ -22,21 +22,22 @@ import (
 // call: each turn's harness is registered under a fresh token for as long
 // as the turn runs.
 type callbacks struct {
-	url  string
-	srv  *http.Server
-	done chan struct{}
+	url          string
+	srv          *http.Server
+	done         chan struct{}
+	requestBytes int64
 
 	mu    sync.Mutex
 	turns map[string]target.Harness
 }
 
-func startCallbacks(addr string) (*callbacks, error) {
+func startCallbacks(addr string, lim limits.Limits) (*callbacks, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("http target: callback server: %w", err)
 	}
-	cb := &callbacks{url: "http://" + l.Addr().String(), done: make(chan struct{}), turns: map[string]target.Harness{}}
-	cb.srv = &http.Server{Handler: cb, ReadHeaderTimeout: 10 * time.Second}
+	cb := &callbacks{url: "http://" + l.Addr().String(), done: make(chan struct{}), turns: map[string]target.Harness{}, requestBytes: lim.RequestBytes}
+	cb.srv = &http.Server{Handler: cb, ReadHeaderTimeout: lim.HeaderTimeout}
 	go func() {
 		defer close(cb.done)
 		_ = cb.srv.Serve(l) // ends on Close
@@ -100,8 +101,8 @@ func (cb *callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req callbackRequest
-	if err := driver.ReadJSON(w, r, &req); err != nil {
-		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+	if err := driver.ReadJSON(w, r, &req, cb.requestBytes); err != nil {
+		driver.WriteReadError(w, err)
 		return
 	}
 	if req.ToolCallID == "" {

@@ -79,6 +79,7 @@ func TestCallbacksLiveForTheirTurn(t *testing.T) {
 		answers["unknown field"] = post(plain.ExecuteURL, `{"toolCallId":"c3","input":{},"extra":1}`)
 		answers["bad messages"] = post(odd.PolicyURL, `{"toolCallId":"c1","input":{},"messages":[{"role":"robot"}]}`)
 		answers["no such kind"] = post(strings.Replace(plain.ExecuteURL, "/execute/", "/delete/", 1), `{"toolCallId":"c4","input":{}}`)
+		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"messages":[],"finishReason":"stop"}`))
 	}))
 	defer adapter.Close()
@@ -199,6 +200,7 @@ func TestContextBoundsEveryCall(t *testing.T) {
 func TestInfoAndSessionAnswersAreChecked(t *testing.T) {
 	var body string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(body))
 	}))
 	defer srv.Close()
@@ -209,11 +211,12 @@ func TestInfoAndSessionAnswersAreChecked(t *testing.T) {
 	defer ht.Close()
 	ctx := context.Background()
 	for b, want := range map[string]string{
-		`{"version":"1","roles":["agent"]}`:           "name: missing",
-		`{"name":"x","roles":[]}`:                     "roles: missing",
-		`{"name":"x","roles":"agent"}`:                "not a valid driver message",
-		`{"name":"x","roles":["agent"]} trailing`:     "not a valid driver message",
-		`{"name":"x","roles":["agent"],"features":1}`: "not a valid driver message",
+		`{"version":"1","roles":["agent"],"features":{}}`:                       `not a valid info message: /: missing required property "name"`,
+		`{"name":"x","version":"1","roles":[],"features":{}}`:                   "/roles: minItems: got 0, want 1",
+		`{"name":"x","version":"1","roles":"agent","features":{}}`:              "not a valid info message: /roles: got string, want array",
+		`{"name":"x","version":"1","roles":["agent"],"features":{}} trailing`:   "not a valid info message: invalid JSON: data after the value",
+		`{"name":"x","version":"1","roles":["agent"],"features":1}`:             "not a valid info message: /features: got number, want object",
+		`{"name":"x","version":"1","roles":["agent"],"features":{},"colour":1}`: `not a valid info message: /: unknown property "colour"`,
 	} {
 		body = b
 		if _, err := ht.Info(ctx); err == nil || !strings.Contains(err.Error(), want) {
@@ -221,7 +224,7 @@ func TestInfoAndSessionAnswersAreChecked(t *testing.T) {
 		}
 	}
 	body = `{"sessionId":""}`
-	if _, err := ht.Client().NewSession(ctx, target.SessionConfig{ChatURL: "http://127.0.0.1:1/", Protocol: "ag-ui"}); err == nil || !strings.Contains(err.Error(), "sessionId: missing") {
+	if _, err := ht.Client().NewSession(ctx, target.SessionConfig{ChatURL: "http://127.0.0.1:1/", Protocol: "ag-ui"}); err == nil || !strings.Contains(err.Error(), "/sessionId: minLength: got 0, want 1") {
 		t.Errorf("a session without an id: %v", err)
 	}
 	body = `{"name":"x","version":"1","roles":["client"],"features":{"modes":[]}}`

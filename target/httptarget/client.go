@@ -17,7 +17,7 @@ type client struct{ t *Target }
 // NewSession implements target.Client (POST /v1/client/sessions).
 func (c client) NewSession(ctx context.Context, cfg target.SessionConfig) (target.Session, error) {
 	var created driver.SessionCreated
-	if err := c.t.call(ctx, http.MethodPost, driver.PathSessions, &cfg, &created); err != nil {
+	if err := c.t.call(ctx, http.MethodPost, driver.PathSessions, &cfg, &created, driver.MsgSessionCreated); err != nil {
 		return nil, err
 	}
 	if created.SessionID == "" {
@@ -33,7 +33,7 @@ type session struct {
 
 func (s *session) action(ctx context.Context, verb string, body any) (*target.ActionResult, error) {
 	var res target.ActionResult
-	if err := s.t.call(ctx, http.MethodPost, s.path+"/"+verb, body, &res); err != nil {
+	if err := s.t.call(ctx, http.MethodPost, s.path+"/"+verb, body, &res, driver.MsgActionResult); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -57,7 +57,7 @@ func (s *session) ToolOutput(ctx context.Context, id string, output json.RawMess
 // State implements target.Session.
 func (s *session) State(ctx context.Context) (*target.ClientState, error) {
 	var st target.ClientState
-	if err := s.t.call(ctx, http.MethodGet, s.path+"/state", nil, &st); err != nil {
+	if err := s.t.call(ctx, http.MethodGet, s.path+"/state", nil, &st, driver.MsgClientState); err != nil {
 		return nil, err
 	}
 	return &st, nil
@@ -83,7 +83,7 @@ func (s *session) Wait(ctx context.Context, until target.WaitCondition) (*target
 		}
 		var st target.ClientState
 		pollCtx, cancel := context.WithTimeout(ctx, bound+s.t.timeout)
-		err := s.t.call(pollCtx, http.MethodPost, s.path+"/wait", driver.WaitRequest{Until: until.Until, ToolCallID: until.ToolCallID, OrIdle: until.OrIdle, TimeoutMs: int(bound / time.Millisecond)}, &st)
+		err := s.t.call(pollCtx, http.MethodPost, s.path+"/wait", driver.WaitRequest{Until: until.Until, ToolCallID: until.ToolCallID, OrIdle: until.OrIdle, TimeoutMs: int(bound / time.Millisecond)}, &st, driver.MsgClientState)
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -102,5 +102,5 @@ func (s *session) Wait(ctx context.Context, until target.WaitCondition) (*target
 
 // Close implements target.Session (DELETE).
 func (s *session) Close(ctx context.Context) error {
-	return s.t.call(ctx, http.MethodDelete, s.path, nil, nil)
+	return s.t.call(ctx, http.MethodDelete, s.path, nil, nil, "")
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/simulator/simhttp"
 	"github.com/approval-conformance-kit/ack/target"
@@ -36,6 +37,7 @@ type Target struct {
 	cb      *callbacks
 	cbAddr  string
 	info    *target.Info
+	limits  limits.Limits
 }
 
 // Option configures a Target.
@@ -49,6 +51,11 @@ func WithTimeout(d time.Duration) Option { return func(t *Target) { t.timeout = 
 // default; give another interface when the adapter runs elsewhere).
 func WithCallbackAddr(addr string) Option { return func(t *Target) { t.cbAddr = addr } }
 
+// WithLimits sets the bounds of the target's answers (ReplyBytes) and of
+// its callback server (HeaderTimeout, RequestBytes); limits.Default()
+// otherwise.
+func WithLimits(l limits.Limits) Option { return func(t *Target) { t.limits = l.WithDefaults() } }
+
 // WithHTTPClient sets the HTTP client of the calls to the adapter.
 func WithHTTPClient(c *http.Client) Option { return func(t *Target) { t.http = c } }
 
@@ -59,11 +66,11 @@ func New(baseURL string, opts ...Option) (*Target, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("http target: %q is not an http(s) URL", baseURL)
 	}
-	t := &Target{base: strings.TrimRight(baseURL, "/"), http: &http.Client{}, timeout: 10 * time.Second, cbAddr: "127.0.0.1:0"}
+	t := &Target{base: strings.TrimRight(baseURL, "/"), http: &http.Client{}, timeout: 10 * time.Second, cbAddr: "127.0.0.1:0", limits: limits.Default()}
 	for _, o := range opts {
 		o(t)
 	}
-	if t.cb, err = startCallbacks(t.cbAddr); err != nil {
+	if t.cb, err = startCallbacks(t.cbAddr, t.limits); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -72,8 +79,12 @@ func New(baseURL string, opts ...Option) (*Target, error) {
 // Close stops the callback server.
 func (t *Target) Close() error { return t.cb.close() }
 
-// call sends a request and decodes a 2xx answer into out.
-func (t *Target) call(ctx context.Context, method, path string, in, out any) error {
+// call sends a request and decodes a 2xx answer into out. The answer
+// must be application/json, within the reply limit, and valid against the
+// schema of the message msg (docs/schemas/driver/<msg>.schema.json):
+// anything else is an error, which the harness reports as such, never as
+// a verdict on the target's conformance.
+func (t *Target) call(ctx context.Context, method, path string, in, out any, msg string) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t.timeout)
@@ -106,8 +117,21 @@ func (t *Target) call(ctx context.Context, method, path string, in, out any) err
 	if out == nil {
 		return nil
 	}
-	if err := driver.Decode(resp.Body, out); err != nil {
-		return fmt.Errorf("http target: %s %s: the answer is not a valid driver message: %w", method, path, err)
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("http target: %s %s: the answer is not a valid %s message: %s", method, path, msg, fmt.Sprintf(format, args...))
+	}
+	if err := driver.CheckJSON(resp.Header); err != nil {
+		return bad("%v", err)
+	}
+	data, err := driver.ReadBody(resp.Body, t.limits.ReplyBytes, "the answer")
+	if err != nil {
+		return fmt.Errorf("http target: %s %s: %w", method, path, err)
+	}
+	if err := driver.Validate(msg, data); err != nil {
+		return bad("%v (docs/schemas/driver/%s.schema.json)", err, msg)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return bad("%v", err)
 	}
 	return nil
 }
@@ -115,7 +139,7 @@ func (t *Target) call(ctx context.Context, method, path string, in, out any) err
 // Info implements target.Target (GET /v1/info).
 func (t *Target) Info(ctx context.Context) (*target.Info, error) {
 	var info target.Info
-	if err := t.call(ctx, http.MethodGet, driver.PathInfo, nil, &info); err != nil {
+	if err := t.call(ctx, http.MethodGet, driver.PathInfo, nil, &info, driver.MsgInfo); err != nil {
 		return nil, err
 	}
 	if info.Name == "" {
@@ -171,7 +195,7 @@ func (a agent) Turn(ctx context.Context, req *target.TurnRequest) (*target.TurnR
 		defer release()
 	}
 	var resp target.TurnResponse
-	if err := a.t.call(ctx, http.MethodPost, driver.PathTurn, &wireReq, &resp); err != nil {
+	if err := a.t.call(ctx, http.MethodPost, driver.PathTurn, &wireReq, &resp, driver.MsgTurnResponse); err != nil {
 		return nil, err
 	}
 	if err := resp.Validate(); err != nil {
@@ -186,12 +210,17 @@ type Wiring struct {
 	srv *simhttp.Server
 }
 
-// NewWiring starts the simulator's HTTP server (on 127.0.0.1, or addr).
-func NewWiring(addr string) (*Wiring, error) {
+// NewWiring starts the simulator's HTTP server (on 127.0.0.1, or addr),
+// with the default limits.
+func NewWiring(addr string) (*Wiring, error) { return NewWiringWith(addr, limits.Default()) }
+
+// NewWiringWith starts the simulator's HTTP server with these limits
+// (simhttp.ListenWith).
+func NewWiringWith(addr string, lim limits.Limits) (*Wiring, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	srv, err := simhttp.Listen(addr)
+	srv, err := simhttp.ListenWith(addr, lim)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/chat/protocols"
 	"github.com/approval-conformance-kit/ack/chatsim"
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/provider/all"
@@ -185,6 +186,14 @@ func TestClientSessionOverHTTP(t *testing.T) {
 	}
 }
 
+// jsonAnswer answers every request with body, as application/json.
+func jsonAnswer(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	}
+}
+
 func turnReq(t *testing.T) *target.TurnRequest {
 	msgs, _ := model.EncodeMessages([]model.Message{model.UserText("hi")})
 	return &target.TurnRequest{Mode: target.Generate, Model: target.ModelEndpoint{BaseURL: "http://127.0.0.1:1/v1", API: "openai-chat"}, Messages: msgs}
@@ -205,6 +214,7 @@ func TestBrokenTargets(t *testing.T) {
 		url     string
 		want    string
 		timeout bool
+		limit   int64
 	}{
 		{name: "refused", url: dead, want: "connection refused"},
 		{name: "hangs", handler: func(w http.ResponseWriter, r *http.Request) {
@@ -214,16 +224,20 @@ func TestBrokenTargets(t *testing.T) {
 			case <-r.Context().Done():
 			}
 		}, timeout: true},
-		{name: "garbage", handler: func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("<html>oops")) }, want: "not a valid driver message"},
-		{name: "unknown code", handler: func(w http.ResponseWriter, r *http.Request) {
-			_, _ = w.Write([]byte(`{"messages":[],"error":{"code":"Kaboom","message":"x"}}`))
-		}, want: `unknown code "Kaboom"`},
-		{name: "no finish", handler: func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte(`{"messages":[]}`)) }, want: "finishReason: missing"},
+		{name: "garbage", handler: func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("<html>oops")) },
+			want: `the answer is not a valid turn-response message: the answer's Content-Type is "text/html; charset=utf-8", not application/json`},
+		{name: "garbage as JSON", handler: jsonAnswer("<html>oops"), want: "the answer is not a valid turn-response message: invalid JSON"},
+		{name: "unknown code", handler: jsonAnswer(`{"messages":[],"finishReason":"error","error":{"code":"Kaboom","message":"x"}}`), want: `/error/code: "Kaboom" is not one of`},
+		{name: "no finish", handler: jsonAnswer(`{"messages":[]}`), want: `/: missing required property "finishReason"`},
+		{name: "a field the schema forbids", handler: jsonAnswer(`{"messages":[],"finishReason":"stop","extra":1}`), want: `/: unknown property "extra" (docs/schemas/driver/turn-response.schema.json)`},
 		{name: "error status", handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "adapter crashed", 500) }, want: "HTTP 500: adapter crashed"},
 		{name: "cut off", handler: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Content-Length", "100")
 			_, _ = w.Write([]byte(`{"messa`))
-		}, want: "not a valid driver message"},
+		}, want: "unexpected EOF"},
+		{name: "too large", handler: jsonAnswer(`{"messages":[],"finishReason":"stop","x":"` + strings.Repeat("x", 2000) + `"}`), limit: 1000,
+			want: "the answer is larger than 1000 bytes (the limit, --max-reply-bytes)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -233,7 +247,7 @@ func TestBrokenTargets(t *testing.T) {
 				defer srv.Close()
 				url = srv.URL
 			}
-			ht, err := httptarget.New(url, httptarget.WithTimeout(200*time.Millisecond))
+			ht, err := httptarget.New(url, httptarget.WithTimeout(200*time.Millisecond), httptarget.WithLimits(limits.Limits{ReplyBytes: c.limit}))
 			if err != nil {
 				t.Fatal(err)
 			}

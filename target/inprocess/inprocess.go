@@ -158,7 +158,7 @@ func RunTurn(ctx context.Context, agent *reference.Agent, req *target.TurnReques
 	}
 	msgs, err := agent.DecodeHistory(req.Messages)
 	if err != nil {
-		return &target.TurnResponse{Error: &target.TurnError{Code: string(reference.CodeOf(err)), Message: err.Error(), SDKError: err.Error()}}, nil
+		return &target.TurnResponse{Error: turnError(err)}, nil
 	}
 	turn := reference.Turn{
 		Model:        req.Model.Local,
@@ -193,7 +193,7 @@ func RunTurn(ctx context.Context, agent *reference.Agent, req *target.TurnReques
 		return nil, fmt.Errorf("in-process target: unknown mode %q", req.Mode)
 	}
 	if err != nil {
-		resp.Error = &target.TurnError{Code: string(reference.CodeOf(err)), Message: err.Error(), SDKError: err.Error()}
+		resp.Error = turnError(err)
 		return resp, nil
 	}
 	resp.Messages = res.Messages
@@ -225,4 +225,16 @@ func Tool(spec target.Tool, h target.Harness) (reference.Tool, error) {
 		return reference.Tool{}, fmt.Errorf("tool %q: unknown approval policy %q", spec.Name, spec.Approval)
 	}
 	return tool, nil
+}
+
+// turnError is a failed turn: the reference's code, its message without
+// the code (which the code field carries), and the error as the runtime
+// wrote it.
+func turnError(err error) *target.TurnError {
+	msg := err.Error()
+	var rerr *reference.Error
+	if errors.As(err, &rerr) {
+		msg = rerr.Message
+	}
+	return &target.TurnError{Code: string(reference.CodeOf(err)), Message: msg, SDKError: err.Error()}
 }

@@ -336,7 +336,9 @@ export class AgentRole {
       steps: 'loop',
       untypedResults: true, // a tool message is a string; a denial a fixed text
       noDenialReasons: true, // an approval on a part is approved: boolean
-      boundApprovals: true,
+      // Before 0.44 an answer lives on its call's part; from 0.44 it is a
+      // resume entry, which names its interrupt and stands alone.
+      boundApprovals: !this.resumes,
     }
   }
 
@@ -482,10 +484,12 @@ export class AgentRole {
         const message = chunk.message ?? chunk.error?.message ?? 'run error'
         const code = String(chunk.code ?? chunk.error?.code ?? '')
         // The SDK's refusal of a resume batch lists its interrupt errors; a
-        // provider's error carries its HTTP status as the code.
+        // provider's error carries its HTTP status (as the code from 0.44,
+        // at the head of the OpenAI client's message before) and the
+        // provider's error body as rawEvent.
         let kind = 'Other'
         if (chunk.metadata?.tanstack?.interruptErrors) kind = 'InvalidApproval'
-        else if (/^\d{3}$/.test(code)) kind = 'Model'
+        else if (/^\d{3}$/.test(code) || /^\d{3} /.test(message)) kind = 'Model'
         turn.error = { code: kind, message, sdkError: `RUN_ERROR${code ? ` (${code})` : ''}: ${message}` }
         break
       }

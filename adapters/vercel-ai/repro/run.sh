@@ -12,6 +12,6 @@ sdk="$here/../versions/$version"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 ln -s "$sdk/node_modules" "$dir/node_modules"
-cp "$here/$script" "$dir/"
+cp "$here/$script" "$here"/lib-*.mjs "$dir/"
 printf '{"type":"module"}\n' > "$dir/package.json"
 "$sdk/node_modules/.bin/node" "$dir/$script"

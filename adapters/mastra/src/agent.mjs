@@ -1,0 +1,301 @@
+// The agent role: one driver protocol turn is one call of a Mastra agent:
+// generate() or stream() with the conversation, or, for a run that is
+// suspended on a tool call waiting for approval, approveToolCall /
+// declineToolCall (their generate forms in generate mode) with the run id.
+//
+// Mastra keeps a suspended run as a snapshot in its storage, found by the
+// run id, and asks approval for one call at a time. The turn answer's
+// `state` (the adapter declares resumeState) is {runId, waitsOn}: the run
+// and the call it waits on (null when it waits on nothing); the snapshot
+// itself stays in the adapter's Mastra storage (an InMemoryStore), as an
+// application's stays in its own.
+
+import { CanonicalError, DECLINE_TEXT, NotExpressible, toCanonicalMessages, toModelMessages } from "./messages.mjs";
+import { canonicalModel } from "./canonical-model.mjs";
+import { postJSON } from "./http.mjs";
+
+const MODEL_ID = "ack-simulated";
+const AGENT_KEY = "ack";
+
+/** Runner runs turns with one installed Mastra version. */
+export class Runner {
+  constructor({ sdk }) {
+    this.sdk = sdk;
+    this.mastra = new sdk.Mastra({ storage: new sdk.InMemoryStore(), logger: false });
+    this.turns = 0;
+    this.callbacks = new Map(); // conversation -> tool name -> executeURL of its latest turn
+  }
+
+  model(endpoint) {
+    const { openai, anthropic, APICallError } = this.sdk;
+    switch (endpoint.api) {
+      case "openai-chat":
+        return openai.createOpenAI({ baseURL: endpoint.baseURL, apiKey: "sk-ack" }).chat(MODEL_ID);
+      case "openai-responses":
+        return openai.createOpenAI({ baseURL: endpoint.baseURL, apiKey: "sk-ack" }).responses(MODEL_ID);
+      case "anthropic-messages":
+        // @ai-sdk/anthropic keeps /v1 in its base URL.
+        return anthropic.createAnthropic({ baseURL: endpoint.baseURL, apiKey: "sk-ant-ack" })(MODEL_ID);
+      case "canonical":
+        return canonicalModel(APICallError, endpoint.baseURL);
+    }
+    return undefined;
+  }
+
+  // tools are the turn's tools. Mastra resumes a suspended run with the
+  // tools of the turn that started it (the run it holds in memory keeps
+  // them), while the harness's callback URLs hold for one turn: so a
+  // tool's execute reads its URL from the latest turn of its conversation,
+  // as an application's tool reaches the same backend whichever request
+  // resumes it.
+  tools(req) {
+    const { createTool } = this.sdk;
+    const tools = {};
+    if (req.toolkit !== "provided") return tools;
+    const conversation = req.conversation ?? "";
+    const urls = new Map((req.tools ?? []).map((t) => [t.name, t.executeURL]));
+    this.callbacks.set(conversation, urls);
+    for (const t of req.tools ?? []) {
+      if (t.providerExecuted) throw new NotExpressible(`the hosted tool ${t.name}: this adapter gives Mastra no provider-run tools`);
+      if (t.approval === "dynamic") {
+        // Mastra's requireApproval function gets the input and the request
+        // context, not the call id the protocol's policy callback needs.
+        throw new NotExpressible(`the dynamic policy of ${t.name}: Mastra's requireApproval function is not given the call's id`);
+      }
+      tools[t.name] = createTool({
+        id: t.name,
+        description: t.description ?? "",
+        inputSchema: t.inputSchema ?? { type: "object" },
+        requireApproval: t.approval === "always",
+        execute: async (input, ctx) => {
+          const toolCallId = ctx?.agent?.toolCallId ?? ctx?.toolCallId;
+          const url = this.callbacks.get(conversation)?.get(t.name) ?? t.executeURL;
+          const r = await postJSON(url, { toolCallId, input: input ?? null }, ctx?.abortSignal);
+          if (typeof r.error === "string") throw new Error(r.error);
+          return r.output;
+        },
+      });
+    }
+    return tools;
+  }
+
+  agent(req) {
+    const { Agent } = this.sdk;
+    const model = this.model(req.model);
+    if (!model) throw new NotExpressible(`model API ${req.model.api} is not one this adapter points the SDK at`);
+    // One agent per turn (its model and tools are the turn's), under the
+    // same id (a suspended run's snapshot names the agent that owns it),
+    // registered under a key of its own while the turn runs.
+    const key = `${AGENT_KEY}-${++this.turns}`;
+    const agent = new Agent({ id: AGENT_KEY, name: AGENT_KEY, instructions: "", model, tools: this.tools(req) });
+    this.mastra.addAgent(agent, key);
+    return { agent: this.mastra.getAgent(key), done: () => this.mastra.removeAgent(key) };
+  }
+
+  async turn(req) {
+    let registered;
+    try {
+      return await this.run(req, (r) => (registered = r));
+    } catch (e) {
+      if (e instanceof NotExpressible) return { error: { code: "NotExpressible", message: e.message } };
+      throw e;
+    } finally {
+      registered?.done();
+    }
+  }
+
+  async run(req, register) {
+    const policy = req.options?.denialPolicy;
+    if (policy && policy !== "independent") throw new NotExpressible(`denial policy ${policy}: Mastra decides each call on its own answer (independent) only`);
+    if (!Array.isArray(req.messages)) return { error: { code: "InvalidMessages", message: "messages: not an array" } };
+    const { agent } = register(this.agent(req));
+    const options = {};
+    if (req.options?.maxSteps > 0) options.maxSteps = req.options.maxSteps;
+    if (req.options?.concurrency > 0) options.toolCallConcurrency = req.options.concurrency;
+    const stream = req.mode === "stream";
+
+    let call;
+    // A state names the run of the last turn and the call it waits on, if
+    // any; a run that waits on nothing is not resumed.
+    const resumed = typeof req.state?.waitsOn === "string";
+    if (resumed) {
+      const a = this.answer(req.state, req.messages);
+      const args = { ...options, runId: req.state.runId, toolCallId: req.state.waitsOn };
+      if (!a.approved && a.reason !== undefined) args.reason = a.reason;
+      call = stream
+        ? () => (a.approved ? agent.approveToolCall(args) : agent.declineToolCall(args))
+        : () => (a.approved ? agent.approveToolCallGenerate(args) : agent.declineToolCallGenerate(args));
+    } else {
+      const messages = toModelMessages(req.messages);
+      call = stream ? () => agent.stream(messages, options) : () => agent.generate(messages, options);
+    }
+
+    let out;
+    const events = [];
+    try {
+      if (stream) {
+        const s = await call();
+        for await (const ch of s.fullStream) events.push(...this.events(ch));
+        out = { finishReason: await s.finishReason, response: await s.response, runId: s.runId, suspendPayload: await s.suspendPayload, error: s.error };
+      } else {
+        out = await call();
+      }
+    } catch (e) {
+      if (e instanceof CanonicalError || e instanceof NotExpressible) throw e;
+      const error = this.turnError(e);
+      return stream ? { error, events: [...resultEvents(events, new Map()), { type: "error", code: error.code, message: error.message }] } : { error };
+    }
+    if (out.error) {
+      const error = this.turnError(out.error);
+      return stream ? { error, events: [...resultEvents(events, new Map()), { type: "error", code: error.code, message: error.message }] } : { error };
+    }
+    return this.answerOf(req, out, events);
+  }
+
+  // answer reads the one answer of a turn that resumes a suspended run: the
+  // messages after the last assistant message must hold exactly an answer
+  // to the call the run waits on; anything else has no form in Mastra's
+  // approveToolCall / declineToolCall.
+  answer(state, messages) {
+    let last = -1;
+    messages.forEach((m, i) => {
+      if (m?.role === "assistant") last = i;
+    });
+    const answers = [];
+    for (const [i, m] of messages.entries()) {
+      if (i <= last) continue;
+      if (m?.role !== "tool" || !Array.isArray(m.content)) throw new NotExpressible(`messages[${i}]: a ${m?.role} message beside the answer to a suspended run: Mastra resumes it with an approval or a decline only`);
+      for (const [j, p] of m.content.entries()) {
+        const where = `messages[${i}].content[${j}]`;
+        if (p?.type !== "tool-approval-response") throw new NotExpressible(`${where}: a ${p?.type} part beside the answer to a suspended run`);
+        if (typeof p.approvalId !== "string" || typeof p.approved !== "boolean" || (p.reason !== undefined && typeof p.reason !== "string")) {
+          throw new NotExpressible(`${where}: a malformed answer: Mastra's answer is approveToolCall or declineToolCall of the suspended run`);
+        }
+        if (p.approvalId !== state.waitsOn) throw new NotExpressible(`${where}: the answer to ${JSON.stringify(p.approvalId)} is not for the call the run waits on (${state.waitsOn})`);
+        answers.push(p);
+      }
+    }
+    if (answers.length !== 1) throw new NotExpressible(`${answers.length} answers to the suspended run: Mastra takes one approval or decline per resume`);
+    return answers[0];
+  }
+
+  // events maps one chunk of Mastra's fullStream to canonical events.
+  events(ch) {
+    const p = ch.payload ?? {};
+    switch (ch.type) {
+      case "step-start":
+        return [{ type: "start-step" }];
+      case "text-delta":
+        return [{ type: "text-delta", text: p.text ?? "" }];
+      case "tool-call":
+        return [{ type: "tool-call", toolCallId: p.toolCallId, toolName: p.toolName, input: p.args ?? null }];
+      case "tool-call-approval":
+        return [{ type: "tool-approval-request", approvalId: p.toolCallId, toolCallId: p.toolCallId }];
+      case "tool-result":
+      case "tool-error":
+      case "tool-output-denied":
+        // Resolved to the result part of the turn's messages (resultEvents).
+        return [{ type: "result-of", chunk: ch.type, payload: p }];
+      case "step-finish":
+        return [{ type: "finish-step", finishReason: p.stepResult?.reason }];
+      case "finish":
+        return [{ type: "finish", finishReason: p.stepResult?.reason }];
+    }
+    return [];
+  }
+
+  turnError(e) {
+    const { APICallError } = this.sdk;
+    const code = APICallError.isInstance?.(e) || e?.name === "AI_APICallError" ? "Model" : "Other";
+    let message = e instanceof Error ? e.message : typeof e === "string" ? e : JSON.stringify(e);
+    if (e?.responseBody) message += ` (status ${e.statusCode}: ${e.responseBody})`;
+    return { code, message, sdkError: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+  }
+
+  // answerOf is the turn answer: the messages the run added
+  // (newMessages), an approval request for the call a suspended run waits
+  // on, the finish reason, the state.
+  answerOf(req, out, events) {
+    // A finished run's response holds its messages; a suspended one's only
+    // Mastra's own stored messages, which its MessageList turns into the
+    // same model messages.
+    let model = out.response?.messages;
+    if (!model && out.response?.dbMessages) {
+      const list = new this.sdk.MessageList();
+      list.add(out.response.dbMessages, "response");
+      model = list.get.all.aiV5.model();
+    }
+    const messages = newMessages(req.messages, toCanonicalMessages(model ?? []));
+    const suspended = out.finishReason === "suspended";
+    const answer = { messages, finishReason: suspended ? "tool-calls" : out.finishReason ?? "stop" };
+    if (suspended) {
+      const id = out.suspendPayload?.toolCallId;
+      if (typeof id !== "string") throw new CanonicalError("a suspended run without the call it waits on");
+      const request = { type: "tool-approval-request", approvalId: id, toolCallId: id };
+      const holder = messages.find((m) => m.role === "assistant" && Array.isArray(m.content) && m.content.some((p) => p.type === "tool-call" && p.toolCallId === id));
+      if (holder) holder.content.push(request);
+      else messages.push({ role: "assistant", content: [request] });
+    }
+    answer.state = { runId: out.runId ?? null, waitsOn: suspended ? out.suspendPayload.toolCallId : null };
+    if (req.mode === "stream") {
+      const results = new Map();
+      for (const m of messages) if (Array.isArray(m.content)) for (const p of m.content) if (p.type === "tool-result") results.set(p.toolCallId, p);
+      answer.events = resultEvents(events, results);
+    }
+    return answer;
+  }
+}
+
+/**
+ * resultEvents turns the result chunks of a stream into result events: the
+ * result part the turn's messages hold for the call (the same result, typed
+ * as the messages type it), or, for a turn that failed, the result as the
+ * chunk carries it (a result json or text, an error or a decline text).
+ */
+function resultEvents(events, results) {
+  return events.map((ev) => {
+    if (ev.type !== "result-of") return ev;
+    const p = ev.payload;
+    const held = results.get(p.toolCallId);
+    if (held) return { ...held };
+    let output;
+    if (ev.chunk === "tool-result") output = typeof p.result === "string" ? { type: "text", value: p.result } : { type: "json", value: p.result ?? null };
+    else if (ev.chunk === "tool-error") output = { type: "error-text", value: p.error?.message ?? String(p.error) };
+    else output = { type: "text", value: p.approval?.reason ?? DECLINE_TEXT };
+    return { type: "tool-result", toolCallId: p.toolCallId, toolName: p.toolName, output };
+  });
+}
+
+const flat = (messages) =>
+  messages.flatMap((m) =>
+    (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content)
+      .filter((p) => p.type !== "tool-approval-request" && p.type !== "tool-approval-response")
+      .map((part) => ({ role: m.role, part })));
+
+/**
+ * newMessages is what a run added to the conversation. Mastra's response
+ * starts with what the conversation already holds when the run resumed a
+ * suspended one (the calls of the turns before) or when the conversation
+ * ended with an assistant message (Mastra's message list merges the new
+ * answer into it): the longest stretch at the start of the response that
+ * repeats the end of the conversation (approval parts aside) is left out,
+ * and what remains is laid out as messages again.
+ */
+function newMessages(history, response) {
+  const h = flat(history);
+  const r = flat(response);
+  const same = (a, b) => a.role === b.role && JSON.stringify(a.part) === JSON.stringify(b.part);
+  let k = Math.min(h.length, r.length);
+  for (; k > 0; k--) {
+    let ok = true;
+    for (let i = 0; i < k && ok; i++) ok = same(r[i], h[h.length - k + i]);
+    if (ok) break;
+  }
+  const out = [];
+  for (const { role, part } of r.slice(k)) {
+    const last = out.at(-1);
+    if (last?.role === role) last.content.push(part);
+    else out.push({ role, content: [part] });
+  }
+  return out;
+}
