@@ -2,10 +2,13 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/approval-conformance-kit/ack/checks"
@@ -44,18 +47,22 @@ func (m *Mutation) Score() (caught, total int) {
 // fails, or warns if it is a SHOULD check. A run interrupted (ctx ended)
 // is an error: a partial score would be wrong.
 func RunMutants(ctx context.Context, all []mutants.Mutant, newTarget func(mutants.Mutant) target.Target, opts Options) (*Mutation, error) {
-	out := &Mutation{}
-	for _, m := range all {
+	results := make([]MutantResult, len(all))
+	errs := make([]error, len(all))
+	one := func(i int) {
+		m := all[i]
 		o := opts
 		o.Target = newTarget(m)
 		o.Name = "mutant " + m.Name
 		run, err := Run(ctx, o)
 		o.Target.Close()
 		if err != nil {
-			return nil, fmt.Errorf("mutant %s: %w", m.Name, err)
+			errs[i] = fmt.Errorf("mutant %s: %w", m.Name, err)
+			return
 		}
 		if run.Interrupted != "" {
-			return nil, fmt.Errorf("mutant %s: %s: the mutation score is not known", m.Name, run.Interrupted)
+			errs[i] = fmt.Errorf("mutant %s: %s: the mutation score is not known", m.Name, run.Interrupted)
+			return
 		}
 		res := MutantResult{Mutant: m}
 		failed := map[string]bool{}
@@ -76,9 +83,37 @@ func RunMutants(ctx context.Context, all []mutants.Mutant, newTarget func(mutant
 				res.Also = append(res.Also, c.ID)
 			}
 		}
-		out.Results = append(out.Results, res)
+		results[i] = res
 	}
-	return out, nil
+	if len(all) == 1 {
+		one(0) // in the caller's goroutine (a test's newTarget may stop it)
+		if errs[0] != nil {
+			return nil, errs[0]
+		}
+		return &Mutation{Results: results}, nil
+	}
+	// Mutants are independent runs: a few at once (each target is its own).
+	workers := min(len(all), max(2, runtime.GOMAXPROCS(0)))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				one(i)
+			}
+		}()
+	}
+	for i := range all {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &Mutation{Results: results}, nil
 }
 
 // WriteMutation writes the mutation score and a line per mutant.

@@ -26,6 +26,10 @@ type Mutant struct {
 
 	// Role is the side of the protocol the bug is on: agent or client.
 	Role string
+	// Collateral are the checks beyond its targets that the mutant fails
+	// when the whole suite runs against it, each with why its bug truly
+	// breaks that check's own rule (a test pins this table).
+	Collateral map[string]string
 
 	faults fault.Set
 	opts   []reference.Option
@@ -62,6 +66,17 @@ func mutant(name string, f fault.Fault, checks []string, bug, source string, opt
 // reference does not hide the one it carries.
 func (m Mutant) withFaults(fs ...fault.Fault) Mutant {
 	m.faults = m.faults.With(fs...)
+	return m
+}
+
+// also records a check the mutant's bug breaks beyond its targets, and why.
+func (m Mutant) also(check, why string) Mutant {
+	c := make(map[string]string, len(m.Collateral)+1)
+	for k, v := range m.Collateral {
+		c[k] = v
+	}
+	c[check] = why
+	m.Collateral = c
 	return m
 }
 
