@@ -4,7 +4,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance conformance-http mutants mutation-tests test vet fmt-check race build bench fuzz docs report-render clean
+.PHONY: all conformance conformance-http mutants test vet fmt-check race build bench bench-peers fuzz docs report-render clean
 
 all: test
 
@@ -22,10 +22,20 @@ conformance-http:
 mutants:
 	$(GO) run ./cmd/conformance mutants --run
 
-## test: formatting, vet, every test with the race detector, and the
-## mutation tests (without it: they drive the same code as the race-checked
-## suite tests, 57 times over, and the detector would multiply their time)
-test: fmt-check vet race mutation-tests
+# Every go test run has an explicit bound: a test that hangs fails the run
+# with its goroutines' stacks instead of holding it (go test's own default,
+# 10 minutes, is shorter than a loaded 2-core machine needs for some runs).
+TEST_TIMEOUT ?= 15m
+# The mutation tests run the suite once per mutant (TestMutantsAreCaught:
+# the scenarios of its checks; TestMutantCollateral: all of it);
+# under the race detector they alone take longer than everything else, and
+# the suite machinery they drive is raced by the reference's own runs. They
+# run without it, after the rest.
+SWEEPS := ^TestMutant
+
+## test: formatting, vet, and every test with the race detector (the mutation
+## sweeps without it); skipped tests are listed at the end with their reasons
+test: fmt-check vet race
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -35,18 +45,36 @@ vet:
 	$(GO) vet $(PKGS)
 
 race:
-	$(GO) test -race -count=1 -timeout 15m -skip '^TestMutant' $(PKGS)
-
-mutation-tests:
-	$(GO) test -count=1 -timeout 15m -run '^TestMutant' ./runner
+	@status=$$(mktemp); \
+	{ echo "== every test, with the race detector (the mutation sweeps after)"; \
+	  $(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -skip '$(SWEEPS)' $(PKGS); echo $$? >> $$status; \
+	  echo "== the mutation sweeps (runner), without the race detector"; \
+	  $(GO) test -json -count=1 -timeout $(TEST_TIMEOUT) -run '$(SWEEPS)' ./runner; echo $$? >> $$status; } \
+	| $(GO) run ./internal/testsummary; summary=$$?; \
+	failed=$$(grep -cv '^0$$' $$status); rm -f $$status; \
+	[ "$$summary" = 0 ] && [ "$$failed" = 0 ]
 
 ## build: the conformance binary in bin/
 build:
 	$(GO) build -o bin/conformance ./cmd/conformance
 
-## bench: speed and memory goals (never timed tests)
+## bench: every benchmark, then each figure with its ratio to its baseline
+## measured in the same run (a baseline=... sibling, or the smallest size of
+## a series); BENCHFLAGS adds go test flags (-count 3: medians of 3 runs)
+BENCHFLAGS ?=
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+	@status=$$(mktemp); \
+	{ $(GO) test -run '^$$' -bench . -benchmem -timeout 60m $(BENCHFLAGS) $(PKGS); echo $$? > $$status; } \
+	| $(GO) run ./internal/benchratio; code=$$(cat $$status); rm -f $$status; [ "$$code" = 0 ]
+
+## bench-peers: the simulator beside @ai-sdk/test-server, @dwmkerr/mock-llm and
+## a bare net/http handler, called with fetch from Node (needs Node 20 and npm,
+## the packages pinned in bench/peers; not part of make test)
+PEER_CALLS ?= 3000
+bench-peers:
+	npm ci --prefix bench/peers --no-audit --no-fund
+	$(GO) build -o bin/benchserve ./internal/benchserve
+	node bench/peers/bench.mjs bin/benchserve net-http,simulator,mock-llm,test-server $(PEER_CALLS) 3
 
 ## fuzz: a short run of every fuzz target, FUZZTIME each on 2 workers; a new
 ## input is minimised in at most 50 runs, so that the time goes to new inputs
@@ -77,13 +105,13 @@ FUZZ_TARGETS := \
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=./$${t%%:*}; name=$${t##*:}; echo "fuzz $$pkg $$name"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 50x -parallel 2 || exit 1; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 50x -parallel 2 -timeout 10m || exit 1; \
 	done
 
 ## report-render: write a report of the reference and render report.html with
 ## headless Chromium (Debian: apt-get install chromium) to report.png
 report-render:
-	ACK_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -run 'TestHTML' ./report
+	ACK_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -timeout 5m -run 'TestHTML' ./report
 	$(GO) run ./report/internal/render
 
 ## docs: regenerate the generated docs (the check catalogue)

@@ -56,7 +56,7 @@ func TestAuthoringErrorsAreLoadErrors(t *testing.T) {
 		{"an unknown check", "title: x\nchecks: [PRE-01]\n" + strings.Replace(approveFlow, "{runs: {c1: 1}}", "{runs: {c1: 1}, check: PRE-77}", 1),
 			9, "turns[1].expect.check", `unknown check "PRE-77"`},
 		{"a removed field", "title: x\nchecks: [PRE-01]\n" + strings.Replace(approveFlow, "{runs: {c1: 1}}", "{runsAtMost: {c1: 1}}", 1),
-			9, "runsAtMost", "use atMostOnce"},
+			9, "turns[1].expect.runsAtMost", "use atMostOnce"},
 		{"level is gone", "title: x\nchecks: [PRE-01]\nlevel: should\n" + approveFlow,
 			3, "level", "a check's own level decides"},
 		{"a turn that asserts nothing", "title: x\nchecks: [PRE-01]\n" + strings.Replace(approveFlow, "    expect: {runs: {c1: 1}}\n", "", 1),

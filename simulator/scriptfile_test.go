@@ -32,7 +32,7 @@ turns:
 		{"provider: bard\nturns:\n  - reply: {text: x}", "unknown provider profile"},
 		{"turns: [", "s.yaml:1: did not find expected node content"},
 		{"turns:\n  - reply:\n      toolCalls:\n        - {id: c1, tool: deleteFile}", `s.yaml:4: turns[0].reply.toolCalls[0]: unknown field "tool" (allowed: id, name, input, providerExecuted, approvalId); a script says "name" where a scenario says "tool"`},
-		{"turns:\n  - expect:\n      results: [{call: c1}]\n    reply: {text: x}", `s.yaml:3: turns[0].expect.results[0]: unknown field "call" (allowed: toolCallId, type, reason, value, textContains); a script says "toolCallId" where a scenario says "call"`},
+		{"turns:\n  - expect:\n      results: [{call: c1}]\n    reply: {text: x}", `s.yaml:3: turns[0].expect.results[0]: unknown field "call" (allowed: toolCallId, type, reason, value, textContains, text, check, typeCheck, reasonCheck, reasonInText); a script says "toolCallId" where a scenario says "call"`},
 		{"turns:\n  - reply: {text: x, chunkSize: big}", `s.yaml:2: turns[0].reply.chunkSize: want a whole number, not "big"`},
 		{"turns:\n  - reply: {text: [a]}", `s.yaml:2: turns[0].reply.text: want text, not a list`},
 		{"turns:\n  - optional: sometimes\n    reply: {text: x}", `s.yaml:2: turns[0].optional: want true or false, not "sometimes"`},

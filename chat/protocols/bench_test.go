@@ -3,6 +3,7 @@ package protocols
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/approval-conformance-kit/ack/chat"
@@ -41,12 +42,47 @@ func BenchmarkStreamRoundTrip(b *testing.B) {
 			b.ReportMetric(float64(len(evs)), "events/op")
 		})
 	}
+	// The baseline: the same events as JSON lines, written and read back
+	// with encoding/json.
+	b.Run("baseline=encoding-json", func(b *testing.B) {
+		var buf bytes.Buffer
+		b.ReportAllocs()
+		for b.Loop() {
+			buf.Reset()
+			enc := json.NewEncoder(&buf)
+			for _, ev := range evs {
+				if err := enc.Encode(ev); err != nil {
+					b.Fatal(err)
+				}
+			}
+			dec := json.NewDecoder(&buf)
+			for dec.More() {
+				var v map[string]any
+				if err := dec.Decode(&v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(len(evs)), "events/op")
+	})
 }
 
+// BenchmarkDecodeRequest decodes each protocol's request body, beside
+// encoding/json decoding the same body into generic values (the baseline).
 func BenchmarkDecodeRequest(b *testing.B) {
 	for _, c := range All() {
 		body, _ := c.EncodeRequest(conversation())
-		b.Run(c.Name(), func(b *testing.B) {
+		b.Run(c.Name()+"/baseline=encoding-json", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				var v any
+				if err := json.Unmarshal(body, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.Name()+"/codec", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {

@@ -2,50 +2,25 @@ package simhttp_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/approval-conformance-kit/ack/internal/barehttp"
+	"github.com/approval-conformance-kit/ack/internal/benchcall"
 	"github.com/approval-conformance-kit/ack/internal/cputime"
-	"github.com/approval-conformance-kit/ack/llm"
-	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/provider"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/simulator/simhttp"
 	"github.com/approval-conformance-kit/ack/wire"
 )
 
-// benchPrompt is the prompt of every benchmarked call: an approval
-// conversation's second model call (a call, its approval, its result).
-var benchPrompt = []model.Message{
-	model.SystemText("be careful"),
-	model.UserText("delete a and b"),
-	{Role: model.RoleAssistant, Content: []model.Part{
-		model.ToolCall("call_1", "deleteFile", json.RawMessage(`{"path":"/a"}`)),
-		model.ApprovalRequest("appr_1", "call_1"),
-	}},
-	{Role: model.RoleTool, Content: []model.Part{
-		model.ApprovalResponse("appr_1", true, ""),
-		model.ToolResult("call_1", "deleteFile", model.JSONOutput(json.RawMessage(`{"deleted":"/a"}`))),
-	}},
-}
-
-var benchReply = simulator.Reply{Text: "Deleted a; deleting b.", ToolCalls: []simulator.ToolCall{
-	{ID: "call_2", Name: "deleteFile", Input: json.RawMessage(`{"path":"/b"}`)}}}
-
-// turnsPerConversation is how many calls one simulated conversation
-// answers before the benchmark starts the next: a scenario makes a few,
-// and a journal of millions would measure the journal.
-const turnsPerConversation = 64
-
 // simTarget serves benchmark conversations on a simhttp server, a new
-// conversation every turnsPerConversation calls.
+// conversation every benchcall.TurnsPerConversation calls.
 type simTarget struct {
 	srv     *simhttp.Server
 	name    string
@@ -56,9 +31,9 @@ type simTarget struct {
 
 func (t *simTarget) next(b *testing.B) string {
 	if t.left == 0 {
-		turns := make([]simulator.Turn, turnsPerConversation)
+		turns := make([]simulator.Turn, benchcall.TurnsPerConversation)
 		for i := range turns {
-			turns[i] = simulator.Turn{Reply: benchReply}
+			turns[i] = simulator.Turn{Reply: benchcall.Reply}
 		}
 		sim, err := simulator.New(simulator.Script{Provider: t.profile, Turns: turns})
 		if err != nil {
@@ -72,93 +47,10 @@ func (t *simTarget) next(b *testing.B) string {
 		if err != nil {
 			b.Fatal(err)
 		}
-		t.url, t.left = base, turnsPerConversation
+		t.url, t.left = base, benchcall.TurnsPerConversation
 	}
 	t.left--
 	return t.url
-}
-
-// bareHandler is the yardstick: a net/http handler that reads the request
-// with the same size limit, decodes its JSON with encoding/json, and
-// answers, encoding with encoding/json the reply the simulator gave to the
-// same request (as generic JSON values), event by event with a flush after
-// each when it was a stream. With replay it writes the reply's bytes as
-// recorded instead, encoding nothing: a stricter yardstick than any
-// server that builds its replies.
-type bareHandler struct {
-	contentType string
-	events      []sseEvent // the reply, in the pieces the simulator flushed
-	replay      bool
-}
-
-// sseEvent is one piece of a reply: its SSE event name and its data (the
-// whole body of a reply that is not a stream), decoded when it is JSON.
-type sseEvent struct {
-	raw   []byte // the event as the simulator wrote it
-	name  string
-	data  string // data that is not JSON, written as it is
-	value any
-}
-
-func (h *bareHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, provider.MaxRequestBody))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
-		return
-	}
-	var req map[string]any
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	w.Header().Set("Content-Type", h.contentType)
-	if h.contentType == "application/json" {
-		if h.replay {
-			_, _ = w.Write(h.events[0].raw)
-			return
-		}
-		out, err := json.Marshal(h.events[0].value)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		_, _ = w.Write(out)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	f, _ := w.(http.Flusher)
-	for _, ev := range h.events {
-		switch {
-		case h.replay:
-			_, _ = w.Write(ev.raw)
-		case ev.value == nil:
-			_, _ = io.WriteString(w, "data: "+ev.data+"\n\n")
-		default:
-			out, err := json.Marshal(ev.value)
-			if err != nil {
-				return
-			}
-			if ev.name != "" {
-				_, _ = io.WriteString(w, "event: "+ev.name+"\n")
-			}
-			_, _ = io.WriteString(w, "data: ")
-			_, _ = w.Write(out)
-			_, _ = io.WriteString(w, "\n\n")
-		}
-		f.Flush()
-	}
-}
-
-// decodeValue decodes JSON keeping numbers as written.
-func decodeValue(data []byte) (any, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil, false
-	}
-	return v, true
 }
 
 // postAll sends body to url and reads the whole reply.
@@ -202,7 +94,7 @@ func BenchmarkModelCallOverHTTP(b *testing.B) {
 			profile = wire.OpenAIChat
 		}
 		for _, stream := range []bool{false, true} {
-			body, err := codec.EncodeRequest(&llm.Request{Messages: benchPrompt, Tools: []llm.ToolDef{{Name: "deleteFile", InputSchema: json.RawMessage(`{"type":"object"}`)}}}, stream)
+			body, err := codec.EncodeRequest(benchcall.Request(), stream)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -222,35 +114,14 @@ func BenchmarkModelCallOverHTTP(b *testing.B) {
 	}
 }
 
-// bareFor starts a bare handler answering what the simulator at simURL
-// answers to body, and returns its URL.
+// bareFor starts a bare handler (internal/barehttp) answering what the
+// simulator at simURL answers to body, checks that it does, and returns
+// its URL.
 func bareFor(b *testing.B, client *http.Client, simURL string, body []byte, stream, replay bool) string {
 	reply := postAll(b, client, simURL, body)
-	h := &bareHandler{contentType: "application/json", replay: replay}
-	if !stream {
-		v, ok := decodeValue(reply)
-		if !ok {
-			b.Fatalf("the reply is not JSON: %s", reply)
-		}
-		h.events = []sseEvent{{raw: reply, value: v}}
-	} else {
-		h.contentType = "text/event-stream"
-		for _, raw := range strings.SplitAfter(string(reply), "\n\n") {
-			if raw == "" {
-				continue
-			}
-			ev := sseEvent{raw: []byte(raw)}
-			for _, line := range strings.Split(strings.TrimSpace(raw), "\n") {
-				if name, ok := strings.CutPrefix(line, "event: "); ok {
-					ev.name = name
-				}
-				if data, ok := strings.CutPrefix(line, "data: "); ok {
-					ev.value, _ = decodeValue([]byte(data))
-					ev.data = data
-				}
-			}
-			h.events = append(h.events, ev)
-		}
+	h, err := barehttp.New(reply, stream, replay)
+	if err != nil {
+		b.Fatal(err)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -260,36 +131,10 @@ func bareFor(b *testing.B, client *http.Client, simURL string, body []byte, stre
 	go func() { _ = hs.Serve(l) }()
 	b.Cleanup(func() { _ = hs.Close() })
 	url := "http://" + l.Addr().String() + "/v1"
-	if got := postAll(b, client, url, body); !sameJSON(got, reply, stream) {
+	if got := postAll(b, client, url, body); !barehttp.SameJSON(got, reply, stream) {
 		b.Fatalf("the bare handler does not answer what the simulator does:\n%s\n%s", got, reply)
 	}
 	return url
-}
-
-// sameJSON reports whether two replies hold the same JSON, event by event
-// for streams.
-func sameJSON(a, b []byte, stream bool) bool {
-	if !stream {
-		return model.JSONEqual(a, b)
-	}
-	ea, eb := strings.Split(strings.TrimSpace(string(a)), "\n\n"), strings.Split(strings.TrimSpace(string(b)), "\n\n")
-	if len(ea) != len(eb) {
-		return false
-	}
-	for i := range ea {
-		la, lb := strings.Split(ea[i], "\n"), strings.Split(eb[i], "\n")
-		if len(la) != len(lb) {
-			return false
-		}
-		for j := range la {
-			da, oka := strings.CutPrefix(la[j], "data: ")
-			db, okb := strings.CutPrefix(lb[j], "data: ")
-			if oka != okb || (oka && !model.JSONEqual([]byte(da), []byte(db)) && da != db) || (!oka && la[j] != lb[j]) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // measure runs call b.N times and reports the CPU per call and the p50 and
