@@ -74,7 +74,8 @@ Feature: Denial results
     Then [REQ-01] approvals are requested for "call_1" and "call_2"
     Given the model replies "I left both alone."
     When the user denies "call_1" and "call_2"
-    Then [PRE-02] model call 2 received exactly one result for each of "call_1" and "call_2"
+    Then [PRE-02] the turn ends with finish reason "stop"
+    And [PRE-02] model call 2 received exactly one result for each of "call_1" and "call_2"
     And [DEN-01] model call 2 received an "execution-denied" result for "call_1"
     And [DEN-02] model call 2 received the same denial text for "call_1" and "call_2"
 

@@ -114,6 +114,7 @@ Feature: Partial denial
       | call_1 | deny    |           |
       | call_2 | approve |           |
     Then [PART-02] "writeFile" has not run
+    And [PART-01] the turn ends with finish reason "stop"
     And model call 2 received the skipped result for "call_2"
     And [PART-01] model call 2 received exactly one result for each of "call_1" and "call_2"
 

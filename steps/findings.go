@@ -41,6 +41,14 @@ type naError struct{ why string }
 
 func (e *naError) Error() string { return e.why }
 
+// isStop reports whether an assertion's error stops the scenario rather
+// than judging the target.
+func isStop(err error) bool {
+	var herr *harnessError
+	var aerr *authoringError
+	return errors.As(err, &herr) || errors.As(err, &aerr) || errors.Is(err, godog.ErrSkip)
+}
+
 // authoringError is a mistake of the scenario itself: an assertion with no
 // check, an expectation that cannot apply. The scenario errors; no check is
 // charged.
@@ -59,6 +67,22 @@ func (w *world) judge(check string, err error) error {
 		berr *blockedError
 		nerr *naError
 	)
+	if err != nil && w.readTurn && len(w.turns) > 0 {
+		if last := w.turns[len(w.turns)-1]; last.Response != nil && last.Response.Error != nil {
+			var b *blockedError
+			var n *naError
+			if !errors.As(err, &b) && !errors.As(err, &n) && !isStop(err) {
+				if w.failedTurns[last.N] {
+					err = blocked("turn %d failed (%s), which an earlier assertion was charged for: %v", last.N, last.Response.Error.Code, err)
+				} else {
+					if w.failedTurns == nil {
+						w.failedTurns = map[int]bool{}
+					}
+					w.failedTurns[last.N] = true
+				}
+			}
+		}
+	}
 	switch {
 	case err == nil:
 		w.record(check, report.OutcomePass, "")

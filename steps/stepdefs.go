@@ -260,6 +260,7 @@ func register(sc *godog.ScenarioContext, world func() *world, infoErr func() err
 				return ret(&authoringError{err: err})
 			}
 			call := append([]reflect.Value{args[0]}, args[2:]...)
+			w.readTurn, w.check = false, check
 			out := fn.Call(call)[0]
 			var aerr error
 			if !out.IsNil() {

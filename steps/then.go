@@ -167,6 +167,9 @@ func (t *then) uniqueApprovalIDs(_ context.Context) error {
 		}
 	}
 	if len(seen) < 2 {
+		if last, err := t.world().last(); err == nil && last.Response != nil && last.Response.Error != nil {
+			return blocked("turn %d failed (%s), so the conversation holds %d approval request(s) to compare", last.N, last.Response.Error.Code, len(seen))
+		}
 		return fmt.Errorf("the conversation holds %d approval request(s); the check needs at least 2", len(seen))
 	}
 	return nil
@@ -398,7 +401,7 @@ func (w *world) answersOf(runs []toolRun) string {
 
 func (t *then) ranTimes(_ context.Context, what string, n int) error {
 	w := t.world()
-	if runs := w.runsOf(what); len(runs) != n {
+	if runs := w.countedRunsOf(what); len(runs) != n {
 		msg := fmt.Sprintf("%s ran %d time(s), want %d%s", what, len(runs), n, turnsOf(runs))
 		if len(runs) > 0 {
 			msg += ": " + w.answersOf(runs)
@@ -917,18 +920,27 @@ func (t *then) policyAskedWithInput(_ context.Context, callID string) error {
 	if len(asked) == 0 {
 		return fmt.Errorf("the policy was never asked for %s", callID)
 	}
-	call, ok := model.IndexOf(w.history).Call(callID)
-	if !ok {
-		if last, err := w.last(); err == nil && last.Response != nil {
-			call, ok = model.IndexOf(last.Response.Messages).Call(callID)
+	// The call as the model made it (the target's own messages may be
+	// gone with a failed turn).
+	var input json.RawMessage
+	found := false
+	for _, rec := range w.turns {
+		for _, c := range w.callsMadeIn(rec) {
+			if c.ID == callID {
+				input, found = c.Input, true
+			}
 		}
 	}
-	if !ok {
-		return fmt.Errorf("the conversation holds no call %s", callID)
+	if !found {
+		call, ok := model.IndexOf(w.history).Call(callID)
+		if !ok {
+			return fmt.Errorf("neither the model nor the conversation made a call %s", callID)
+		}
+		input = call.Input
 	}
 	for _, a := range asked {
-		if !model.JSONEqual(a.Input, call.Input) {
-			return fmt.Errorf("the policy for %s was given the input %s in turn %d; the call's input is %s", callID, a.Input, a.Turn, call.Input)
+		if !model.JSONEqual(a.Input, input) {
+			return fmt.Errorf("the policy for %s was given the input %s in turn %d; the call's input is %s", callID, a.Input, a.Turn, input)
 		}
 	}
 	return nil
@@ -1005,7 +1017,7 @@ func (t *then) receivedSkipped(_ context.Context, call int, callID string) error
 
 func (t *then) ranAtMostOnce(_ context.Context, what string) error {
 	w := t.world()
-	if runs := w.runsOf(what); len(runs) > 1 {
+	if runs := w.countedRunsOf(what); len(runs) > 1 {
 		return fmt.Errorf("%s ran %d times%s, at most once is the rule: %s", what, len(runs), turnsOf(runs), w.answersOf(runs))
 	}
 	return nil
@@ -1143,7 +1155,7 @@ func (t *then) notRunAfterResult(_ context.Context, callID string) error {
 		}
 	}
 	if first == 0 {
-		return fmt.Errorf("the conversation never held a result for %s", callID)
+		return blocked("the conversation never held a result for %s, so whether it ran again after one cannot be said", callID)
 	}
 	var again []toolRun
 	for _, r := range w.runsOf(callID) {

@@ -100,8 +100,9 @@ func (u *user) pendingCallsTo(tool string) []string {
 		if call.ToolName != tool {
 			continue
 		}
-		req, ok := ix.RequestForCall(id)
-		if !ok || len(ix.Responses[req.ApprovalID]) > 0 {
+		// A call waits while it has a request and no result. (An index by
+		// approval id cannot tell calls apart when a target reuses ids.)
+		if !hasRequest(u.world().history, id) {
 			continue
 		}
 		if _, done := ix.Result(id); done {

@@ -106,6 +106,14 @@ type world struct {
 	// findings already recorded.
 	seenProblems, seenCalls int
 	reported                map[string]bool
+	// readTurn says the assertion under way read the last turn's outcome;
+	// failedTurns are the turns whose failure an assertion was already
+	// charged for: a later assertion that only finds the same failure is
+	// blocked by it (the cause is charged once, not its symptoms).
+	readTurn    bool
+	failedTurns map[int]bool
+	// check is the check of the assertion under way.
+	check string
 }
 
 func newWorld(s *Suite, info *target.Info) *world {
@@ -421,6 +429,7 @@ func (w *world) last() (*turnRecord, error) {
 	if len(w.turns) == 0 {
 		return nil, errors.New("no turn has run yet")
 	}
+	w.readTurn = true
 	return w.turns[len(w.turns)-1], nil
 }
 
@@ -457,13 +466,18 @@ func (w *world) rejectedIn(t *turnRecord) (simulator.Entry, bool) {
 }
 
 // approvalFor finds the approval request for a call in the history.
+// It reads the parts themselves, not an index by approval id, so that a
+// target that reuses approval ids is still answered (and judged on REQ-02).
 func (w *world) approvalFor(callID string) (model.Part, error) {
-	ix := model.IndexOf(w.history)
-	req, ok := ix.RequestForCall(w.callIDIn(w.history, callID))
-	if !ok {
-		return model.Part{}, fmt.Errorf("the conversation holds no approval request for %q", callID)
+	id := w.callIDIn(w.history, callID)
+	for i := len(w.history) - 1; i >= 0; i-- {
+		for _, p := range w.history[i].Content {
+			if p.Type == model.PartToolApprovalRequest && p.ToolCallID == id {
+				return p, nil
+			}
+		}
 	}
-	return req, nil
+	return model.Part{}, fmt.Errorf("the conversation holds no approval request for %q", callID)
 }
 
 // modelCall returns the journal entry of the n-th model call.
@@ -483,6 +497,37 @@ func (w *world) modelCall(n int) (simulator.Entry, error) {
 		return simulator.Entry{}, &naError{why: fmt.Sprintf("there was no model call %d: turn %d was refused with %s", n, last.N, last.Response.Error.Code)}
 	}
 	return simulator.Entry{}, fmt.Errorf("there was no model call %d (the model was called %d time(s))", n, w.sim.Calls())
+}
+
+// everyRunCounts are the checks whose rules are about duplicate runs
+// within one request (approved calls run exactly once; duplicate answers
+// lead to at most one run; a call runs at most once per request): their
+// count assertions count every run. The others count a call once per turn
+// it ran in, so that a call run twice within a turn is charged to those
+// rules alone, not to every assertion that counts it.
+var everyRunCounts = map[string]bool{"PART-02": true, "PRE-11": true, "WIRE-03": true}
+
+// countedRunsOf returns the runs a count assertion of the current check
+// counts (see everyRunCounts).
+func (w *world) countedRunsOf(nameOrCall string) []toolRun {
+	runs := w.runsOf(nameOrCall)
+	if everyRunCounts[w.check] {
+		return runs
+	}
+	type key struct {
+		call string
+		turn int
+	}
+	seen := map[key]bool{}
+	var out []toolRun
+	for _, r := range runs {
+		k := key{r.ToolCallID, r.Turn}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // runsOf returns the tool runs for a tool name or a call id.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/reference/mutants"
 	"github.com/approval-conformance-kit/ack/runner"
 	"github.com/approval-conformance-kit/ack/target"
@@ -16,6 +17,7 @@ import (
 func cmdMutants(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("mutants", stderr)
 	verify := fs.Bool("run", false, "run the suite against every mutant and print the mutation score (exit 1 if one survives)")
+	collateral := fs.Bool("collateral", false, "also list, for each mutant, the checks its bug breaks beyond its targets, and why")
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -39,5 +41,22 @@ func cmdMutants(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	for _, m := range mutants.All() {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.Name, strings.Join(m.Checks, ","), m.Bug)
 	}
-	return exitOK, tw.Flush()
+	if err := tw.Flush(); err != nil || !*collateral {
+		return exitOK, err
+	}
+	for _, m := range mutants.All() {
+		if len(m.Collateral) == 0 {
+			continue
+		}
+		fmt.Fprintf(stdout, "\n%s also fails:\n", m.Name)
+		ids := make([]string, 0, len(m.Collateral))
+		for id := range m.Collateral {
+			ids = append(ids, id)
+		}
+		checks.SortIDs(ids)
+		for _, id := range ids {
+			fmt.Fprintf(stdout, "  %-8s %s\n", id, m.Collateral[id])
+		}
+	}
+	return exitOK, nil
 }

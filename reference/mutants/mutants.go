@@ -82,59 +82,159 @@ func (m Mutant) also(check, why string) Mutant {
 
 var all = []Mutant{
 	mutant("late-resolution", fault.LateResolution, []string{"PRE-01", "WIRE-01"},
-		"resolves approvals only after the model was called, which receives a dangling call", "seed 000"),
+		"resolves approvals only after the model was called, which receives a dangling call", "seed 000").
+		also("REQ-06", "the calls of the step have no result in the prompt the model receives").
+		also("PRE-02", "the prompt holds no denial result for the denied call").
+		also("PRE-03", "the call gets its result only after the model call, so the result the rule protects is not where it must be").
+		also("PRE-09", "the batch's results are missing from the prompt").
+		also("PRE-13", "the turn fails on the refused prompt after the approved tools ran: their results are lost").
+		also("PRE-14", "the valid answer's result is missing from the prompt").
+		also("DEN-01", "the prompt holds no denial result to be execution-denied").
+		also("DEN-02", "no denial reaches the model, so neither does its reason").
+		also("DEN-03", "the denial is missing from the prompt of the turn that makes it").
+		also("PART-01", "the calls of the partly denied step have no result in the prompt").
+		also("PART-02", "the skipped calls' results are missing from the prompt").
+		also("ERR-02", "the failed call's error result is missing from the prompt"),
 	mutant("results-after-model-call", fault.ResultsAfterModelCall, []string{"PRE-01"},
-		"runs approved tools first but appends their results only after the model call", "seed 000 Phase 5"),
+		"runs approved tools first but appends their results only after the model call", "seed 000 Phase 5").
+		also("REQ-06", "the calls of the step have no result in the prompt the model receives").
+		also("PRE-02", "the prompt holds no denial result for the denied call").
+		also("PRE-03", "the call's result comes only after the model call, so the result the rule protects is not where it must be").
+		also("PRE-09", "the batch's results are missing from the prompt").
+		also("PRE-13", "the turn fails on the refused prompt after the approved tools ran: their results are lost").
+		also("PRE-14", "the valid answer's result is missing from the prompt").
+		also("DEN-01", "the prompt holds no denial result to be execution-denied").
+		also("DEN-02", "no denial reaches the model, so neither does its reason").
+		also("DEN-03", "the denial is missing from the prompt of the turn that makes it").
+		also("PART-01", "the calls of the partly denied step have no result in the prompt").
+		also("PART-02", "the skipped calls' results are missing from the prompt").
+		also("WIRE-01", "the approved calls dangle in the prompt, their results appended after it").
+		also("ERR-02", "the failed call's error result is missing from the prompt"),
 	mutant("executes-denied-call", fault.ExecuteDenied, []string{"PRE-02"},
-		"runs a denied call's tool (and still reports a denial)", "vercel/ai #14428"),
+		"runs a denied call's tool (and still reports a denial)", "vercel/ai #14428").
+		also("PART-02", "a denied call runs: no call may run without approval"),
 	// Without the replay ledger too: the ledger would otherwise hide the bug.
 	mutant("re-executes-resolved-calls", fault.ReexecuteResolved, []string{"PRE-03"},
 		"runs an approved call again although the history already holds its result (and keeps no ledger of runs)", "seed 000 excludeResolved").
-		withFaults(fault.NoReplayLedger),
+		withFaults(fault.NoReplayLedger).
+		also("WIRE-04", "a retried request runs the call that already has its result again"),
 	mutant("forwards-orphan-responses", fault.ForwardOrphans, []string{"PRE-12"},
 		"sends approval responses that match no request on to the model", "seed 000 test 1.5"),
 	mutant("no-toolkit-check", fault.NoToolkitCheck, []string{"PRE-05"},
-		"calls the model although approvals are pending and no toolkit was given", "seed 000 Phase 1"),
+		"calls the model although approvals are pending and no toolkit was given", "seed 000 Phase 1").
+		also("WIRE-01", "with no toolkit it calls the model with the approved calls unresolved: they dangle"),
 	mutant("skips-unknown-tool", fault.SkipUnknownTool, []string{"PRE-06"},
-		"silently skips an approved call to a tool that is not in the toolkit", "seed 000 test 3.4"),
+		"silently skips an approved call to a tool that is not in the toolkit", "seed 000 test 3.4").
+		also("PRE-13", "the turn fails on the refused prompt after the approved calls ran: their results are lost").
+		also("WIRE-01", "the skipped call has no result and dangles in the prompt"),
 	mutant("ignores-concurrency", fault.IgnoreConcurrency, []string{"PRE-07"},
 		"runs every approved call at once whatever the concurrency option", "seed 000 test 5.3"),
 	mutant("stream-skips-resolution", fault.StreamSkipsResolution, []string{"PRE-08"},
-		"pre-resolves in generate mode but not in stream mode", "seed 000 Phase 6"),
+		"pre-resolves in generate mode but not in stream mode", "seed 000 Phase 6").
+		also("REQ-06", "in stream mode the calls of the step have no result in the prompt").
+		also("PRE-01", "in stream mode the approved calls run after the model call").
+		also("PRE-02", "in stream mode the prompt holds no denial result").
+		also("PRE-03", "in stream mode the call's result comes after the model call").
+		also("PRE-09", "in stream mode the batch's results are missing from the prompt").
+		also("PRE-13", "in stream mode the turn fails on the refused prompt after the approved tools ran").
+		also("PRE-14", "in stream mode the valid answer's result is missing from the prompt").
+		also("DEN-01", "in stream mode the prompt holds no denial result").
+		also("DEN-02", "in stream mode no denial reaches the model, nor its reason").
+		also("DEN-03", "in stream mode the denial is missing from the prompt of the turn that makes it").
+		also("PART-01", "in stream mode the calls of the partly denied step have no result in the prompt").
+		also("PART-02", "in stream mode the skipped calls' results are missing from the prompt").
+		also("WIRE-01", "in stream mode the approved calls dangle in the prompt").
+		also("ERR-02", "in stream mode the failed call's error result is missing from the prompt"),
 	mutant("first-response-only", fault.FirstResponseOnly, []string{"PRE-09"},
-		"resolves only the first response of a batch", "seed 001 §2.5"),
+		"resolves only the first response of a batch", "seed 001 §2.5").
+		also("REQ-01", "the turn after a batch is refused over the unresolved answers, so the request it should issue is never made").
+		also("PRE-01", "approved calls after the first answer never run").
+		also("PRE-02", "denied calls after the first answer get no denial result").
+		also("PRE-03", "re-sent approvals after the first are ignored and the turn is refused over them").
+		also("PRE-06", "the missing tool's answer is ignored, so the turn fails over it as unanswered, not as not found").
+		also("PRE-07", "only the first of the slow calls runs, so no bound is seen").
+		also("PRE-11", "a sibling's answer after the conflicted call's is ignored and the turn is refused").
+		also("DEN-01", "the denials after the first answer get no denial result").
+		also("PART-01", "the calls answered after the first are left without results").
+		also("PART-02", "approved calls answered after the first never run").
+		also("ERR-02", "the failing call's answer is ignored, so it gets no error result"),
 	mutant("last-assistant-only", fault.LastAssistantOnly, []string{"PRE-10"},
 		"looks for approval requests in the last assistant message only", "seed 001 §2.1"),
 	mutant("double-execution-on-duplicates", fault.DoubleExecuteDuplicates, []string{"PRE-11"},
-		"runs a call once per duplicated approval response", "mission: duplicated approvals"),
+		"runs a call once per duplicated approval response", "mission: duplicated approvals").
+		also("WIRE-03", "the duplicated answers run the call twice within one request"),
 	mutant("keeps-approval-parts", fault.KeepApprovalParts, []string{"PRE-12"},
 		"sends approval requests and responses (and the approval's reason) to the model", "Vercel convert-to-language-model-prompt"),
 	mutant("validates-late", fault.ValidateLate, []string{"PRE-13"},
 		"runs the approved tools it can before finding that one approved tool does not exist", "seed 000 Phase 5"),
 	mutant("runs-before-approval", fault.RunBeforeApproval, []string{"REQ-01"},
-		"runs a tool that needs approval in the same turn it asks for approval", "seed 001 §1.1"),
+		"runs a tool that needs approval in the same turn it asks for approval", "seed 001 §1.1").
+		also("REQ-05", "a call whose policy failed runs at once, before any answer").
+		also("PRE-02", "a call later denied has already run").
+		also("PRE-03", "an approved call runs once when asked and again when approved").
+		also("PRE-04", "a call runs before any answer, stray or valid").
+		also("PRE-05", "calls run in the first turn, whatever the toolkit later").
+		also("PRE-06", "a call to a tool later left out has already run").
+		also("PRE-07", "the slow calls run twice, unbounded, in the first turn").
+		also("PRE-09", "an unanswered call of the batch has already run").
+		also("PRE-11", "a call runs before its duplicate answers, and again").
+		also("PART-02", "calls later denied or skipped have already run").
+		also("WIRE-03", "a re-sent approval runs the call again within the request that already ran it").
+		also("WIRE-04", "a replayed request finds the call run twice already").
+		also("ERR-01", "a call answered with a malformed approval has already run").
+		also("SEC-02", "a call runs with its original input before the input is changed, which the rule counts as a run of that call"),
 	mutant("constant-approval-ids", fault.ConstantApprovalIDs, []string{"REQ-02"},
-		"gives every approval request the same id", "seed 002 approval id vs tool call id"),
+		"gives every approval request the same id", "seed 002 approval id vs tool call id").
+		also("REQ-01", "an answer names one id that every request shares, so the runtime cannot tell the calls apart and refuses the turn after a batch; the request that turn should issue is never made").
+		also("REQ-06", "calls of a step whose answers cannot be told apart end the turn with neither a result nor a pending request").
+		also("PRE-01", "approved calls whose answer shares its id with another call's are never run").
+		also("PRE-02", "denied calls whose answer cannot be matched get no denial result").
+		also("PRE-03", "approvals re-sent after the results match every call's request at once, and the turn is refused instead of answered").
+		also("PRE-06", "an approved call to a missing tool is refused over the calls it cannot match, not found missing").
+		also("PRE-07", "the slow calls of a batch never run, so there is no bounded run to see").
+		also("PRE-09", "a batch of answers sharing one id is not resolved").
+		also("PRE-10", "an answer given turns later matches the first request with the id, not its own call").
+		also("PRE-11", "a conflicted call beside a sibling cannot be told from the sibling, and the turn is refused").
+		also("DEN-01", "the denied calls of a batch get no denial result at all").
+		also("PART-01", "the calls of a partly denied step are left without results").
+		also("PART-02", "approved calls beside a denied one never run").
+		also("ERR-02", "a failing call's answer cannot be matched, so it gets no error result"),
 	mutant("continues-after-approval", fault.ContinueAfterApproval, []string{"REQ-03"},
-		"calls the model again in the same turn while an approval is pending", "Vercel shouldStartNextStep"),
+		"calls the model again in the same turn while an approval is pending", "Vercel shouldStartNextStep").
+		also("WIRE-01", "calling the model again while a call waits for approval sends that call without a result: a dangling call the provider refuses"),
 	mutant("policy-cached-per-tool", fault.PolicyCachedPerTool, []string{"REQ-04"},
-		"evaluates a dynamic policy once per tool instead of once per call", "seed 001 §3.1"),
+		"evaluates a dynamic policy once per tool instead of once per call", "seed 001 §3.1").
+		also("REQ-01", "the cached decision of one call (no approval) is reused for another that needs approval, which then gets no request").
+		also("REQ-06", "calls the cached decision mishandles end the turn with neither result nor request").
+		also("PRE-01", "a call that needed approval was never asked, so its answer matches nothing and it never runs"),
 	mutant("fail-open-policy", fault.FailOpenPolicy, []string{"REQ-05"},
 		"runs the tool unapproved when its approval policy fails", "seed 001 §3.4"),
 	mutant("drops-unapproved-sibling", fault.DropUnapprovedSibling, []string{"REQ-06"},
-		"drops the calls that need no approval from a step that also asks for one", "TanStack AI batch gating"),
+		"drops the calls that need no approval from a step that also asks for one", "TanStack AI batch gating").
+		also("REQ-04", "the calls the dynamic policy let through are dropped, so its decision is not honoured").
+		also("PRE-01", "the dropped calls are missing from the prompt beside the approved ones, which then stay unresolved").
+		also("PRE-03", "a dropped call never gets its result, so the turn that re-sends approvals is refused").
+		also("PRE-09", "the batch turn is refused over the dropped calls that never got results"),
 	mutant("drops-approval-events", fault.DropApprovalEvents, []string{"REQ-07"},
 		"filters approval-request events out of the stream", "seed 004"),
 	mutant("denial-as-text", fault.DenialAsText, []string{"DEN-01"},
-		"reports a denial as a plain text result", "seed 000 Phase 4"),
+		"reports a denial as a plain text result", "seed 000 Phase 4").
+		also("DEN-03", "the denial reaches later turns as plain text, not the execution-denied result the first turn was promised"),
 	mutant("drops-denial-reason", fault.DropDenialReason, []string{"DEN-02"},
-		"drops the user's denial reason", "seed 001 §2.2"),
+		"drops the user's denial reason", "seed 001 §2.2").
+		also("DEN-03", "the reason, dropped, is missing from the denial in every later turn too"),
 	mutant("rewrites-old-denials", fault.RewriteOldDenials, []string{"DEN-03"},
 		"shows earlier denials to the model as error text", "sdk-integration §2.6"),
 	mutant("lost-results-on-partial-denial", fault.LostResultsOnPartialDenial, []string{"PART-01"},
-		"stops processing a step at its first denial, leaving the other calls without results", "seed 003"),
+		"stops processing a step at its first denial, leaving the other calls without results", "seed 003").
+		also("PRE-01", "approved calls after the denied one never run").
+		also("PRE-09", "the batch is not resolved past its first denial").
+		also("PART-02", "approved calls after a denial never run (independent policy)").
+		also("WIRE-01", "the calls left without results dangle in the prompt"),
 	mutant("reruns-approved-on-partial-denial", fault.RerunApprovedOnPartialDenial, []string{"PART-02"},
-		"runs the approved calls of a partly denied step twice", "seed 003"),
+		"runs the approved calls of a partly denied step twice", "seed 003").
+		also("PRE-11", "a call with conflicting answers beside a denial runs twice").
+		also("WIRE-03", "the approved calls run twice within one request"),
 	mutant("runs-provider-executed", fault.RunProviderExecuted, []string{"PROV-01"},
 		"runs an approved provider-executed call locally", "seed 001 §2.4"),
 	mutant("drops-unflagged-provider-approval", fault.DropUnflaggedProviderApproval, []string{"PROV-02"},
@@ -142,15 +242,19 @@ var all = []Mutant{
 	mutant("no-result-placement", fault.NoResultPlacement, []string{"WIRE-02"},
 		"leaves results where the client put them instead of right after their calls", "anchors §5"),
 	mutant("executes-twice", fault.ExecuteTwice, []string{"WIRE-03"},
-		"runs every call twice within one request", "mission: duplicated execution"),
+		"runs every call twice within one request", "mission: duplicated execution").
+		also("PRE-11", "a call with duplicate answers runs twice: duplicates must lead to at most one run").
+		also("PART-02", "approved calls run twice: they must run exactly once"),
 	mutant("no-replay-ledger", fault.NoReplayLedger, []string{"WIRE-04"},
 		"runs an approved call again when the same request is replayed", "mission: replayed approvals"),
 	mutant("lenient-approval-decoding", fault.LenientApproved, []string{"ERR-01"},
 		`reads "approved":"yes" as an approval`, "sdk-integration §2.3.12"),
 	mutant("dangling-on-tool-error", fault.DanglingOnToolError, []string{"ERR-02"},
-		"gives a failing tool no result", "seed 000 test 3.7"),
+		"gives a failing tool no result", "seed 000 test 3.7").
+		also("WIRE-01", "the failing call without a result dangles in the next prompt"),
 	mutant("no-signature-check", fault.NoSignatureCheck, []string{"SEC-01"},
-		"honours approval requests it never issued", "Vercel tool-approval-signature"),
+		"honours approval requests it never issued", "Vercel tool-approval-signature").
+		also("SEC-02", "a call whose input was changed after its request is honoured as approved (no signature binds the input)"),
 	mutant("signature-ignores-input", fault.SignatureIgnoresInput, []string{"SEC-02"},
 		"signs approvals without the call's input, so an edited input still runs", "Vercel tool-approval-signature"),
 
@@ -159,25 +263,37 @@ var all = []Mutant{
 	mutant("panicking-policy-fails-open", fault.PanickingPolicyFailsOpen, []string{"REQ-05"},
 		"runs the tool unapproved when its approval policy panics (an error still fails closed)", "neighbour of fail-open-policy"),
 	mutant("empty-toolkit-unchecked", fault.EmptyToolkitUnchecked, []string{"PRE-05"},
-		"refuses pending approvals without a toolkit, but not with an empty one", "neighbour of no-toolkit-check"),
+		"refuses pending approvals without a toolkit, but not with an empty one", "neighbour of no-toolkit-check").
+		also("WIRE-01", "with an empty toolkit it calls the model with the approved calls unresolved: they dangle"),
 	mutant("accepts-unsigned-requests", fault.UnsignedAccepted, []string{"SEC-01"},
 		"refuses a wrongly signed approval request, but honours one with no signature at all", "neighbour of no-signature-check"),
 	mutant("signature-ignores-tool-name", fault.SignatureIgnoresName, []string{"SEC-02"},
 		"signs approvals without the call's tool name, so a renamed call still runs", "neighbour of signature-ignores-input"),
 	mutant("last-tool-message-only", fault.LastToolMessageOnly, []string{"PRE-09"},
-		"reads the answers of the last tool message only, losing a batch sent in two messages", "neighbour of first-response-only"),
+		"reads the answers of the last tool message only, losing a batch sent in two messages", "neighbour of first-response-only").
+		also("PRE-01", "the approvals of the first tool message are lost, so those calls never run").
+		also("PART-02", "approved calls answered in the first message never run"),
 	mutant("result-in-same-message-ignored", fault.ResultInSameMessageIgnored, []string{"PRE-03"},
 		"runs a call again when its result comes in the same message as its approval (results in earlier messages are respected)", "neighbour of re-executes-resolved-calls"),
 	mutant("conflicts-across-messages", fault.ConflictAcrossMessagesBoth, []string{"PRE-11"},
 		"decides conflicting answers in two messages each on its own: the call runs and also gets a denial", "neighbour of double-execution-on-duplicates"),
 	mutant("runs-unanswered-calls", fault.RunUnanswered, []string{"PRE-09"},
-		"runs the calls whose approval is still unanswered when only some are answered", "neighbour of first-response-only"),
+		"runs the calls whose approval is still unanswered when only some are answered", "neighbour of first-response-only").
+		also("REQ-03", "with a call still unanswered, it calls the model instead of ending the turn").
+		also("PRE-04", "a call whose only answer is a stray id runs as if approved"),
 	mutant("call-id-as-approval-id", fault.CallIDAsApprovalID, []string{"PRE-04"},
 		"takes a response whose id is a tool call id as the answer to that call's request", "seed 002 (approval id vs tool call id)"),
 	mutant("stream-drops-result-events", fault.StreamDropsResultEvents, []string{"PRE-08"},
 		"streams no tool-result events, though the turn's messages hold the results", "neighbour of drops-approval-events"),
 	mutant("reports-results-twice", fault.DuplicateResultsMessage, []string{"PRE-01"},
-		"returns the tool message of results twice in the turn's messages (the prompt holds it once)", "the messages a turn returns"),
+		"returns the tool message of results twice in the turn's messages (the prompt holds it once)", "the messages a turn returns").
+		also("REQ-06", "the turn's messages hold a call's result twice").
+		also("PRE-02", "the turn's messages hold the denial result twice").
+		also("PRE-08", "the stream carries each result once while the messages hold it twice").
+		also("PRE-09", "the batch's results are reported twice in the turn's messages").
+		also("PRE-10", "the result of an answer found earlier in the history is reported twice").
+		also("PRE-11", "the duplicated answer's call gets two results in the turn's messages").
+		also("PART-01", "the calls of the partly denied step each get two results in the turn's messages"),
 	mutant("wrong-skip-text", fault.WrongSkipText, []string{"PART-02"},
 		"under abort-remaining, gives skipped calls a result with another text than the stated one", "seed 003",
 		reference.WithDenialPolicy(reference.AbortRemaining)),
@@ -191,7 +307,8 @@ var all = []Mutant{
 	clientMutant("client-without-continuation-skipped", fault.NoContinuationSkipped, []string{"CHAIN-02", "CHAIN-03"},
 		"the pre-fix client of seed 002: an approval given while the continuation stream runs is swallowed", "seed 002"),
 	clientMutant("client-filters-approval-events", fault.FilterApprovalEvents, []string{"REQ-07"},
-		"a transport that takes approval requests out of the stream into a side channel", "seed 004"),
+		"a transport that takes approval requests out of the stream into a side channel", "seed 004").
+		also("CHAIN-05", "the client never shows the request, so a new message goes out with the call unanswered"),
 	clientMutant("client-continues-after-each-approval", fault.ContinueEachApproval, []string{"CHAIN-01"},
 		"sends a continuation after each answer instead of once every call is answered", "seed 002 areAllToolsComplete"),
 	clientMutant("client-continues-before-complete", fault.ContinueBeforeComplete, []string{"CHAIN-01"},
