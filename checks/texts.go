@@ -117,7 +117,7 @@ var texts = map[string]text{
 	},
 	"PRE-06": {
 		text: "When an approved call names a tool that is not in the turn's toolkit, the tool MUST NOT run and the runtime MUST NOT crash. " +
-			"The turn MUST either fail with the error ToolNotFound or give the call a denial result (execution-denied) and go on. This check applies to targets that declare toolkitErrors.",
+			"The turn MUST either fail with a clear refusal (the error ToolNotFound; an SDK that has no such error may refuse the turn as invalid, InvalidApproval or InvalidMessages, with a message) or give the call a denial result (execution-denied) and go on. It applies to every target: an SDK that cannot refuse still must not run the call.",
 		rationale: "Toolkits change between turns (a deploy, a feature flag, a tool renamed). A runtime that crashes on an approved call it cannot find takes the conversation down; one that skips it silently leaves a dangling call for the provider to refuse.",
 		origin:    "Effect AI raises ToolNotFoundError, naming the tool and the tools available, when an approved call's tool is missing from the toolkit.",
 	},
