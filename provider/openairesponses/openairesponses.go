@@ -27,8 +27,36 @@ func init() { provider.Register(Codec{}) }
 // Model is the model name the client sends.
 const Model = "ack-simulated"
 
-// ServerLabel is the MCP server label of provider-executed tools.
+// ServerLabel is the MCP server label of provider-executed tools whose
+// part names none (see LabelPart).
 const ServerLabel = "ack"
+
+// LabelPart returns the part with the MCP server label its provider-executed
+// call belongs to, for the output items that name it; the label travels in
+// the part's provider options ({"openai": {"serverLabel": ...}}).
+func LabelPart(p model.Part, label string) model.Part {
+	opts := map[string]map[string]any{}
+	_ = json.Unmarshal(p.ProviderOptions, &opts) // absent or foreign options are replaced
+	if opts["openai"] == nil {
+		opts["openai"] = map[string]any{}
+	}
+	opts["openai"]["serverLabel"] = label
+	p.ProviderOptions, _ = json.Marshal(opts) // plain maps always marshal
+	return p
+}
+
+// labelOf is the MCP server label a part carries, or ServerLabel.
+func labelOf(p model.Part) string {
+	var opts struct {
+		OpenAI struct {
+			ServerLabel string `json:"serverLabel"`
+		} `json:"openai"`
+	}
+	if json.Unmarshal(p.ProviderOptions, &opts) == nil && opts.OpenAI.ServerLabel != "" {
+		return opts.OpenAI.ServerLabel
+	}
+	return ServerLabel
+}
 
 // Codec is the Responses format.
 type Codec struct{}
@@ -165,7 +193,7 @@ func (Codec) EncodeRequest(req *llm.Request, stream bool) ([]byte, error) {
 					r.Input = append(r.Input, item{Type: "function_call", CallID: p.ToolCallID, Name: p.ToolName, Arguments: strp(string(input))})
 				case p.Type == model.PartToolApprovalRequest:
 					if c, ok := calls[p.ToolCallID]; ok {
-						r.Input = append(r.Input, item{Type: "mcp_approval_request", ID: p.ApprovalID, Name: c.ToolName, Arguments: strp(string(c.Input)), ServerLabel: ServerLabel})
+						r.Input = append(r.Input, item{Type: "mcp_approval_request", ID: p.ApprovalID, Name: c.ToolName, Arguments: strp(string(c.Input)), ServerLabel: labelOf(c)})
 					}
 				}
 			}
@@ -446,17 +474,22 @@ func outputItems(parts []model.Part) []item {
 			out = append(out, item{Type: "function_call", ID: "fc_" + p.ToolCallID, CallID: p.ToolCallID, Name: p.ToolName, Arguments: strp(string(p.Input)), Status: "completed"})
 		case p.Type == model.PartToolApprovalRequest:
 			c := calls[p.ToolCallID]
-			out = append(out, item{Type: "mcp_approval_request", ID: p.ApprovalID, Name: c.ToolName, Arguments: strp(string(c.Input)), ServerLabel: ServerLabel})
+			out = append(out, item{Type: "mcp_approval_request", ID: p.ApprovalID, Name: c.ToolName, Arguments: strp(string(c.Input)), ServerLabel: labelOf(c)})
 			delete(calls, p.ToolCallID)
 		case p.Type == model.PartToolResult && p.ProviderExecuted:
-			args := "{}"
-			if c, ok := calls[p.ToolCallID]; ok && len(c.Input) > 0 {
-				args = string(c.Input)
+			args, label := "{}", labelOf(p)
+			if c, ok := calls[p.ToolCallID]; ok {
+				if len(c.Input) > 0 {
+					args = string(c.Input)
+				}
+				if label == ServerLabel {
+					label = labelOf(c)
+				}
 			}
 			// As the API reports a finished MCP call: with its status and,
 			// after an approval, the approval request it ran on.
 			out = append(out, item{Type: "mcp_call", ID: p.ToolCallID, Name: p.ToolName, Arguments: strp(args), Output: rawString(provider.OutputText(p.Output)),
-				ServerLabel: ServerLabel, Status: "completed", ApprovalRequestID: p.ApprovalID})
+				ServerLabel: label, Status: "completed", ApprovalRequestID: p.ApprovalID})
 		}
 	}
 	return out

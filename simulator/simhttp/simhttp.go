@@ -31,6 +31,7 @@ import (
 
 	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/provider"
 	"github.com/approval-conformance-kit/ack/provider/openairesponses"
 	"github.com/approval-conformance-kit/ack/simulator"
@@ -243,7 +244,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err := reply.Wait(r.Context()); err != nil {
 			return // the client went away
 		}
-		out, err := codec.EncodeResponse(reply.Response())
+		resp := reply.Response()
+		if codec.Profile() == wire.OpenAIResponses {
+			for i := range resp.Content {
+				resp.Content[i] = labelMCP(resp.Content[i], dec.Request.Tools)
+			}
+		}
+		out, err := codec.EncodeResponse(resp)
 		if err != nil {
 			fail(http.StatusInternalServerError, "api_error", "simulator: encode the reply: "+err.Error())
 			return
@@ -266,6 +273,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}, dec.IncludeUsage)
 	events := reply.StreamEvents()
+	if codec.Profile() == wire.OpenAIResponses {
+		for i := range events {
+			if events[i].Part != nil {
+				p := labelMCP(*events[i].Part, dec.Request.Tools)
+				events[i].Part = &p
+			}
+		}
+	}
 	for _, ev := range events[:len(events)-1] {
 		if sw.Write(ev) != nil {
 			return
@@ -323,4 +338,27 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 		return buf.Bytes(), err
 	}
 	return io.ReadAll(body)
+}
+
+// labelMCP gives a provider-executed call or result of a Responses reply
+// the server label of the MCP tool it belongs to, as the request declared
+// it: the tool whose label is the call's tool name (or "ack-" and the
+// name, as the harness labels them), else the request's only MCP tool.
+func labelMCP(p model.Part, tools []llm.ToolDef) model.Part {
+	if !p.ProviderExecuted || (p.Type != model.PartToolCall && p.Type != model.PartToolResult) {
+		return p
+	}
+	var hosted []llm.ToolDef
+	for _, t := range tools {
+		if t.ProviderExecuted && t.ServerLabel != "" {
+			if t.ServerLabel == p.ToolName || t.ServerLabel == "ack-"+p.ToolName {
+				return openairesponses.LabelPart(p, t.ServerLabel)
+			}
+			hosted = append(hosted, t)
+		}
+	}
+	if len(hosted) == 1 {
+		return openairesponses.LabelPart(p, hosted[0].ServerLabel)
+	}
+	return p
 }

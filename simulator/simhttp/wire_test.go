@@ -2,6 +2,7 @@ package simhttp_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -129,5 +130,29 @@ func TestResponsesStoreOverHTTP(t *testing.T) {
 	// The other conversation only journaled the refused reference.
 	if j := other.Journal(); len(j) != 1 || j[0].Verdict != simulator.VerdictRefused || j[0].Status != 404 {
 		t.Errorf("the other conversation's journal: %+v", j)
+	}
+}
+
+// A Responses reply names the MCP server its provider-executed call
+// belongs to, as the request declared it, not a fixed label.
+func TestResponsesNameTheRequestsMCPServer(t *testing.T) {
+	srv := server(t)
+	sim, err := simulator.New(simulator.Script{Provider: wire.OpenAIResponses, Turns: []simulator.Turn{
+		{Reply: simulator.Reply{ToolCalls: []simulator.ToolCall{{ID: "mcp_1", Name: "web_search", Input: json.RawMessage(`{"q":"x"}`), ProviderExecuted: true, ApprovalID: "mcpr_1"}}}},
+		{Reply: simulator.Reply{ToolCalls: []simulator.ToolCall{{ID: "mcp_2", Name: "web_search", Input: json.RawMessage(`{"q":"y"}`), ProviderExecuted: true, ApprovalID: "mcpr_2"}}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := srv.Add("labels", sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"model":"m","input":"search","tools":[{"type":"mcp","server_label":"ack-web_search","server_url":"https://example.invalid"}]%s}`
+	for _, stream := range []string{"", `,"stream":true`} {
+		status, out := post(t, base+"/responses", fmt.Sprintf(body, stream))
+		if status != 200 || !strings.Contains(out, `"server_label":"ack-web_search"`) || strings.Contains(out, `"server_label":"ack"`) {
+			t.Errorf("stream %q: %d %s", stream, status, out)
+		}
 	}
 }
