@@ -117,6 +117,7 @@ report-render:
 ## docs: regenerate the generated docs (the check catalogue)
 docs:
 	$(GO) run ./cmd/conformance checks --format md > docs/checks.md
+	$(GO) run ./cmd/conformance mutants --format md > docs/mutants.md
 
 clean:
 	rm -rf bin

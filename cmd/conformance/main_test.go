@@ -129,6 +129,18 @@ func TestDocsCatalogueIsCurrent(t *testing.T) {
 	}
 }
 
+// TestDocsMutantsIsCurrent keeps docs/mutants.md in step with the mutants.
+func TestDocsMutantsIsCurrent(t *testing.T) {
+	_, md, _ := runCLI("mutants", "--format", "md")
+	committed, err := os.ReadFile("../../docs/mutants.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(committed) != md {
+		t.Error("docs/mutants.md is out of date: run make docs")
+	}
+}
+
 func TestMutantsList(t *testing.T) {
 	code, out, _ := runCLI("mutants")
 	if code != exitOK || !strings.Contains(out, "late-resolution") || !strings.Contains(out, "PRE-01,WIRE-01") {
