@@ -281,7 +281,7 @@ var texts = map[string]text{
 		origin:    "Since AI SDK 7.0.155, generateText and streamText no longer check the messages against the ModelMessage schema: \"approved\": \"yes\" ran the tool, and an answer without approved was read as a denial. AI SDK 6 refused all of these as an invalid prompt.",
 	},
 	"ERR-02": {
-		text: "A tool that fails after its call was approved MUST NOT leave the call dangling. For a target that declares toolErrors: result (the default), the model MUST receive an error result for the call (error-text or error-json, not a denial) carrying the tool's message, and the turn's messages MUST hold it; " +
+		text: "A tool that fails after its call was approved MUST NOT leave the call dangling. For a target that declares toolErrors: result (the default), the model MUST receive an error result for the call (error-text or error-json, not a denial), and the turn's messages MUST hold it; the tool's own message may be kept from the model (an SDK may hide it behind a text of its own); " +
 			"for a target that declares toolErrors: turn-error, the turn MUST fail with ToolExecution and a message that carries the tool's. The other approved calls of the request still run and get their results.",
 		rationale: "Tools fail (disk full, SMTP down). If the failure leaves no result, the next request carries a dangling call (HTTP 400) and the model never learns the action failed; reported as a denial, the model is told the user refused.",
 		origin:    "Effect AI propagates a tool handler's error according to the tool's failure mode; the AI SDK turns a throwing execute into an error-text result for the model.",

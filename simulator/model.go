@@ -47,6 +47,9 @@ type Entry struct {
 	Prompt []model.Message `json:"prompt"`
 	// Wire is the provider-shaped request body, when the call came over HTTP.
 	Wire json.RawMessage `json:"wire,omitempty"`
+	// Lossy says the prompt came over a provider wire, which carries tool
+	// outputs as text without their types (the canonical API does not).
+	Lossy bool `json:"lossy,omitempty"`
 	// Tools are the names of the tools offered.
 	Tools []string `json:"tools"`
 	// Verdict is ok, violation, expectation-failed, exhausted,
@@ -411,7 +414,7 @@ func (m *Model) Handle(ctx context.Context, c Call) (*Reply, error) {
 	if !c.Owned {
 		prompt = model.Clone(prompt)
 	}
-	entry := Entry{Call: call, Turn: -1, Mode: c.Mode, Prompt: prompt, Wire: c.Wire, Tools: toolNames(req.Tools)}
+	entry := Entry{Call: call, Turn: -1, Mode: c.Mode, Prompt: prompt, Wire: c.Wire, Lossy: c.Lossy, Tools: toolNames(req.Tools)}
 	observe := m.observe
 	m.mu.Unlock()
 	if observe != nil {

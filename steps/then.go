@@ -235,7 +235,7 @@ func (t *then) turnAddedResult(_ context.Context, typ, callID string) error {
 	if !ok {
 		return fmt.Errorf("the turn added no result for %s (messages: %s)", callID, summarize(last.Response.Messages))
 	}
-	if t.world().info.Features.UntypedResults && typ != string(model.OutputJSON) {
+	if t.world().info.Features.UntypedResults {
 		return &naError{why: "the target declares untyped results: the type of its result for " + callID + " is not its own"}
 	}
 	if string(res.Output.Type) != typ {
@@ -558,7 +558,7 @@ func (t *then) oneResult(call int, callID string) (model.Part, error) {
 // which carries tool outputs as text without their types.
 func (t *then) overWire(call int) bool {
 	e, err := t.world().modelCall(call)
-	return err == nil && len(e.Wire) > 0
+	return err == nil && e.Lossy
 }
 
 // typedResult is the result of callID as model call n received it, with
@@ -608,7 +608,7 @@ func (t *then) wireText(call int, callID string) (string, error) {
 }
 
 func (t *then) receivedResult(_ context.Context, call int, typ, callID string) error {
-	if t.world().info.Features.UntypedResults && typ != string(model.OutputJSON) {
+	if t.world().info.Features.UntypedResults {
 		// The SDK's results carry no type: what reaches the model is one
 		// result for the call; whether it ran is judged by the runs.
 		_, err := t.oneResult(call, callID)
@@ -1117,20 +1117,25 @@ func (t *then) failedAsDeclared(ctx context.Context, callID, text string) error 
 		return fmt.Errorf("the model was not called after %s failed: its error result never reached the model", callID)
 	}
 	// The prompt first: a failing tool with no result leaves a dangling
-	// call there, which is this rule's failure (not only WIRE-01's).
-	if err := t.receivedError(ctx, last.FirstModelCall, callID, text); err != nil {
+	// call there, which is this rule's failure (not only WIRE-01's). The
+	// tool's own message is not required: an SDK may hide it.
+	res, err := t.typedResult(last.FirstModelCall, callID)
+	if err != nil {
 		return err
+	}
+	if !w.info.Features.UntypedResults && (!res.Output.IsFailure() || res.Output.Type == model.OutputExecutionDenied) {
+		return fmt.Errorf("model call %d received a %s result for the failed call %s, want an error result", last.FirstModelCall, res.Output.Type, callID)
 	}
 	turn, err := w.lastOK()
 	if err != nil {
 		return err
 	}
-	res, ok := model.IndexOf(turn.Response.Messages).Result(callID)
+	out, ok := model.IndexOf(turn.Response.Messages).Result(callID)
 	if !ok {
 		return fmt.Errorf("the turn added no result for the failed call %s (messages: %s)", callID, summarize(turn.Response.Messages))
 	}
-	if !w.info.Features.UntypedResults && (!res.Output.IsFailure() || res.Output.Type == model.OutputExecutionDenied) {
-		return fmt.Errorf("the turn's result for the failed call %s is of type %s, want an error result", callID, res.Output.Type)
+	if !w.info.Features.UntypedResults && (!out.Output.IsFailure() || out.Output.Type == model.OutputExecutionDenied) {
+		return fmt.Errorf("the turn's result for the failed call %s is of type %s, want an error result", callID, out.Output.Type)
 	}
 	return nil
 }

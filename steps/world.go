@@ -622,7 +622,7 @@ func (w *world) adaptExpect(e *simulator.Expect) (*simulator.Expect, error) {
 			w.record(orCheck(r.ReasonCheck, check), report.OutcomeNotApplicable, fmt.Sprintf("the denial reason expected for %s: the target declares that its approval API takes no reason", r.ToolCallID))
 			r.Reason = nil
 		}
-		if w.info.Features.UntypedResults && r.Type != "" && r.Type != string(model.OutputJSON) {
+		if w.info.Features.UntypedResults && r.Type != "" {
 			w.record(orCheck(r.TypeCheck, check), report.OutcomeNotApplicable, fmt.Sprintf("the %s type expected for %s: the target declares untyped results", r.Type, r.ToolCallID))
 			r.Type = ""
 		}
