@@ -116,6 +116,9 @@ func synthRun() *Run {
 					},
 					ToolRuns: []any{map[string]any{"tool": "deleteFile", "toolCallId": "call_1", "input": map[string]any{"path": "/a"}, "turn": 2, "known": true}},
 					Turns:    []any{map[string]any{"turn": 1, "request": []any{}, "response": map[string]any{"finishReason": "tool-calls", "messages": []any{}}}},
+					// A client-role scenario's evidence: the requests the
+					// client under test made to the scripted chat server.
+					ChatRequests: []any{map[string]any{"request": 1, "body": map[string]any{"messages": []any{}}, "streamed": []any{"RUN_STARTED"}}},
 				}},
 			{ID: "b.feature: warns", Feature: "b", Name: "warns", Source: "b.feature", Tags: []string{"PRE-12", "should"},
 				Checks: []string{"PRE-12"}, CheckVerdicts: map[string]Verdict{"PRE-12": Warn}, Verdict: Warn,

@@ -52,8 +52,9 @@ func TestJournal(t *testing.T) {
 func TestJournalKeepsOddEntriesWhole(t *testing.T) {
 	doc := string(render(t, synthRun(), FormatJournal))
 	lines := strings.Split(strings.TrimSuffix(doc, "\n"), "\n")
-	// fails: 3 calls (a struct, raw JSON, a bare string); warns: 1.
-	if len(lines) != 4 {
+	// fails: 3 calls (a struct, raw JSON, a bare string) and a chat
+	// request; warns: 1.
+	if len(lines) != 5 {
 		t.Fatalf("%d lines:\n%s", len(lines), doc)
 	}
 	for i, l := range lines {
@@ -66,6 +67,9 @@ func TestJournalKeepsOddEntriesWhole(t *testing.T) {
 	}
 	if !strings.Contains(lines[1], `,"call":2,"turn":-1,"mode":"generate","prompt":[`) {
 		t.Errorf("a raw entry is not kept in its order: %s", lines[1])
+	}
+	if !strings.Contains(lines[3], `,"chatRequest":{"body":`) {
+		t.Errorf("a chat request is not journaled after the model calls: %s", lines[3])
 	}
 	r := synthRun()
 	scenarioNamed(t, r, "a.feature: fails").Evidence.ModelCalls = []any{map[string]any{"scenario": "mine", "call": 1}, map[string]any{}}

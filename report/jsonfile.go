@@ -148,6 +148,9 @@ type fileEvidence struct {
 	ModelCalls []json.RawMessage `json:"modelCalls,omitempty"`
 	ToolRuns   []json.RawMessage `json:"toolRuns,omitempty"`
 	Turns      []json.RawMessage `json:"turns,omitempty"`
+	// ChatRequests are a client-role scenario's requests to the scripted
+	// chat server.
+	ChatRequests []json.RawMessage `json:"chatRequests,omitempty"`
 }
 
 // ReadJSON reads a report.json file strictly: it must be valid JSON,
@@ -233,9 +236,10 @@ func decodeJSON(name string, data []byte) (*Run, error) {
 		seen[s.ID] = i
 		if fs.Evidence != nil {
 			s.Evidence = &Evidence{
-				ModelCalls: rawList(fs.Evidence.ModelCalls),
-				ToolRuns:   rawList(fs.Evidence.ToolRuns),
-				Turns:      rawList(fs.Evidence.Turns),
+				ModelCalls:   rawList(fs.Evidence.ModelCalls),
+				ToolRuns:     rawList(fs.Evidence.ToolRuns),
+				Turns:        rawList(fs.Evidence.Turns),
+				ChatRequests: rawList(fs.Evidence.ChatRequests),
 			}
 		}
 		r.Scenarios[i] = s
