@@ -4,7 +4,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance conformance-http mutants test vet fmt-check race build bench bench-peers fuzz docs report-render clean
+.PHONY: all conformance conformance-http mutants test vet fmt-check race build bench bench-peers fuzz docs report-render certify certify-check clean
 
 all: test
 
@@ -113,6 +113,22 @@ fuzz:
 report-render:
 	ACK_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -timeout 5m -run 'TestHTML' ./report
 	$(GO) run ./report/internal/render
+
+## certify: certify the real SDKs (needs Node 20 and npm; each adapter brings
+## Node 22 where its SDK needs it): for each certification of
+## adapters/certify.yaml, install the SDK version from its lockfile, start its
+## adapter, run the whole suite with the certification's baseline, and publish
+## reports/certified/<sdk>@<version>[-<path>]/ and the table reports/README.md.
+## CERTIFY picks some: make certify CERTIFY="tanstack effect@4.1.0-wire"
+CERTIFY ?=
+certify:
+	$(GO) run ./internal/certify $(CERTIFY)
+
+## certify-check: what CI runs after make test: the certifications marked
+## ci: true, each held to its baseline and to the verdicts of its committed
+## report; publishes nothing, and fails loudly when a version cannot be installed
+certify-check:
+	$(GO) run ./internal/certify --check --ci $(CERTIFY)
 
 ## docs: regenerate the generated docs (the check catalogue)
 docs:

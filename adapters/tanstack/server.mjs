@@ -2,7 +2,8 @@
 // The TanStack AI adapter: driver protocol v1 for one installed release
 // line of TanStack AI (a folder of versions/ with its node_modules).
 //
-//   node server.mjs versions/ai-client-0.33.2 [--host 127.0.0.1] [--port 0]
+//   node server.mjs versions/ai-client-0.33.2 [--model-api wire|canonical]
+//                   [--host 127.0.0.1] [--port 0]
 //
 // Prints the driver URL on the first line of stdout.
 import fs from 'node:fs'
@@ -16,16 +17,18 @@ import { clientProtocol, load } from './src/sdk.mjs'
 const ADAPTER_VERSION = '0.1.0'
 
 function parseArgs(argv) {
-  const opts = { host: '127.0.0.1', port: 0 }
+  const opts = { host: '127.0.0.1', port: 0, modelAPI: 'wire' }
   const rest = []
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--host') opts.host = argv[++i]
     else if (a === '--port') opts.port = Number(argv[++i])
+    else if (a === '--model-api') opts.modelAPI = argv[++i]
     else if (a.startsWith('-')) throw new Error(`unknown flag ${a}`)
     else rest.push(a)
   }
-  if (rest.length !== 1) throw new Error('usage: node server.mjs <versions/line folder> [--host H] [--port P]')
+  if (rest.length !== 1) throw new Error('usage: node server.mjs <versions/line folder> [--model-api wire|canonical] [--host H] [--port P]')
+  if (opts.modelAPI !== 'wire' && opts.modelAPI !== 'canonical') throw new Error(`--model-api ${opts.modelAPI}: want wire or canonical`)
   // A folder relative to the working directory, or to this adapter.
   const here = path.dirname(fileURLToPath(import.meta.url))
   opts.dir = path.resolve(rest[0])
@@ -55,7 +58,7 @@ async function main() {
   }
   let agent
   if (sdk.ai && sdk.openai) {
-    const a = new AgentRole(sdk)
+    const a = new AgentRole(sdk, opts.modelAPI)
     if (a.usable) {
       agent = a
       roles.push('agent')
@@ -69,7 +72,7 @@ async function main() {
     .map(([k, v]) => `${{ ai: '@tanstack/ai', client: '@tanstack/ai-client', openai: '@tanstack/ai-openai' }[k]} ${v}`)
     .join(', ')
   const info = {
-    name: `ack-tanstack-adapter (${name})`,
+    name: `ack-tanstack-adapter (${name}${agent && opts.modelAPI === 'canonical' ? ', canonical model' : ''})`,
     version: ADAPTER_VERSION,
     sdk: sdk.client ? '@tanstack/ai-client' : '@tanstack/ai',
     sdkVersion: sdk.versions.client ?? sdk.versions.ai,

@@ -299,19 +299,25 @@ function finishReason(r) {
 
 /** AgentRole serves POST /v1/agent/turn. */
 export class AgentRole {
-  constructor(sdk) {
+  // modelAPI is 'wire' (the release's OpenAI adapter over the wires it
+  // speaks) or 'canonical' (an application's own adapter speaking the kit's
+  // canonical model API); one run certifies one of the two paths.
+  constructor(sdk, modelAPI = 'wire') {
     this.sdk = sdk
     const o = sdk.openai
     this.apis = {}
-    if (typeof o.createOpenaiChatCompletions === 'function') {
-      this.apis['openai-chat'] = (baseURL) => o.createOpenaiChatCompletions(MODEL, 'ack-test-key', { baseURL, maxRetries: 0 })
+    if (modelAPI === 'canonical') {
+      // chat() takes an application's own adapter too: the canonical one
+      // shows the harness the prompt before any provider wire.
+      this.apis.canonical = (baseURL) => canonicalAdapter(baseURL)
+    } else {
+      if (typeof o.createOpenaiChatCompletions === 'function') {
+        this.apis['openai-chat'] = (baseURL) => o.createOpenaiChatCompletions(MODEL, 'ack-test-key', { baseURL, maxRetries: 0 })
+      }
+      if (typeof o.createOpenaiChat === 'function') {
+        this.apis['openai-responses'] = (baseURL) => o.createOpenaiChat(MODEL, 'ack-test-key', { baseURL, maxRetries: 0 })
+      }
     }
-    if (typeof o.createOpenaiChat === 'function') {
-      this.apis['openai-responses'] = (baseURL) => o.createOpenaiChat(MODEL, 'ack-test-key', { baseURL, maxRetries: 0 })
-    }
-    // chat() takes an application's own adapter too: the canonical one
-    // shows the harness the prompt before any provider wire.
-    this.apis.canonical = (baseURL) => canonicalAdapter(baseURL)
     // @tanstack/ai 0.5 calls a tool's execute with its input only, so its
     // runs cannot be told apart; 0.42 and later pass the call id in the
     // execution context, which the agent role needs.
