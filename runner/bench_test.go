@@ -2,21 +2,126 @@ package runner
 
 import (
 	"context"
+	"io"
+	"io/fs"
+	"runtime/metrics"
+	"sync"
 	"testing"
+	"testing/fstest"
+	"time"
 
+	"github.com/cucumber/godog"
+	"github.com/cucumber/godog/formatters"
+	messages "github.com/cucumber/messages/go/v21"
+
+	"github.com/approval-conformance-kit/ack/internal/cputime"
 	"github.com/approval-conformance-kit/ack/reference"
+	"github.com/approval-conformance-kit/ack/scenarios"
 	"github.com/approval-conformance-kit/ack/target/inprocess"
 )
 
-// BenchmarkSuiteInProcess measures whole-suite runs against the in-process
-// reference; it reports suite runs per second.
+// BenchmarkSuiteInProcess runs the whole suite (every feature and YAML
+// scenario) against the in-process reference, beside the same suite run
+// through godog (the baseline: godog parses the suite again at every run
+// and keeps every step's result; the verdicts are the same). It reports
+// the CPU time per scenario run and scenario runs per CPU-second (the
+// process's CPU, garbage collection included, so neighbours on a shared
+// machine do not count), the bytes allocated per scenario run, and the
+// peak of the heap during a run.
 func BenchmarkSuiteInProcess(b *testing.B) {
-	tgt := inprocess.New(reference.New(), "reference")
+	b.Run("suite", func(b *testing.B) { benchSuite(b, Options{}) })
+	b.Run("baseline=godog", func(b *testing.B) { benchSuite(b, Options{Format: benchFormat, Output: io.Discard}) })
+}
+
+// BenchmarkLargestScenario runs the suite's largest scenario alone (a
+// 100 kB input, in both modes), through the runner and through godog (the
+// baseline): the suite's peak heap is measured against this one's.
+func BenchmarkLargestScenario(b *testing.B) {
+	data, err := fs.ReadFile(scenarios.FS, "inputs/large-input.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	one := Options{NoFeatures: true, Scenarios: fstest.MapFS{"inputs/large-input.yaml": {Data: data}}}
+	b.Run("largest", func(b *testing.B) { benchSuite(b, one) })
+	one.Format, one.Output = benchFormat, io.Discard
+	b.Run("baseline=godog", func(b *testing.B) { benchSuite(b, one) })
+}
+
+func benchSuite(b *testing.B, opts Options) {
+	opts.Target = inprocess.New(reference.New(), "reference")
+	if _, err := Run(context.Background(), opts); err != nil { // the suite parsed and cached
+		b.Fatal(err)
+	}
+	peak := sampleHeap()
 	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cputime.Start()
+	scenarios := 0
 	for b.Loop() {
-		if _, err := Run(context.Background(), Options{Target: tgt}); err != nil {
+		run, err := Run(context.Background(), opts)
+		if err != nil {
 			b.Fatal(err)
 		}
+		scenarios += len(run.Scenarios)
 	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "suites/s")
+	used := cpu.Elapsed()
+	b.StopTimer()
+	b.ReportMetric(float64(used.Nanoseconds())/float64(scenarios), "cpu-ns/scenario")
+	b.ReportMetric(float64(scenarios)/used.Seconds(), "scenarios/cpu-s")
+	b.ReportMetric(float64(scenarios)/float64(b.N), "scenarios/op")
+	b.ReportMetric(float64(peak()), "peak-heap-B")
 }
+
+// sampleHeap samples the bytes of heap objects (live, and garbage not yet
+// collected) every millisecond until the returned function is called,
+// which returns the largest sample.
+func sampleHeap() func() uint64 {
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	stop := make(chan struct{})
+	done := make(chan uint64)
+	go func() {
+		var peak uint64
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(samples)
+			peak = max(peak, samples[0].Value.Uint64())
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	var once sync.Once
+	var peak uint64
+	return func() uint64 {
+		once.Do(func() { close(stop); peak = <-done })
+		return peak
+	}
+}
+
+// benchFormat is a godog output format that writes nothing, for the
+// baselines that run the suite through godog.
+const benchFormat = "ack-bench-silent"
+
+func init() {
+	godog.Format(benchFormat, "no output", func(string, io.Writer) formatters.Formatter { return silent{} })
+}
+
+type silent struct{}
+
+func (silent) TestRunStarted()                                                            {}
+func (silent) Feature(*messages.GherkinDocument, string, []byte)                          {}
+func (silent) Pickle(*messages.Pickle)                                                    {}
+func (silent) Defined(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition) {}
+func (silent) Failed(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition, error) {
+}
+func (silent) Passed(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition)    {}
+func (silent) Skipped(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition)   {}
+func (silent) Undefined(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition) {}
+func (silent) Pending(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition)   {}
+func (silent) Ambiguous(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition, error) {
+}
+func (silent) Summary() {}

@@ -1,6 +1,10 @@
-// Package runner runs the conformance suite against a target: it feeds the
-// features to godog (strict, so an undefined step fails), binds the steps to
-// the target, and gathers every scenario's verdict into a report.Run.
+// Package runner runs the conformance suite against a target: it parses the
+// features and compiles the YAML scenarios once per process (a suite is
+// cached by its inputs), runs each selected scenario with the suite's
+// steps bound to the target (an undefined step fails, as in godog's strict
+// mode), and gathers every scenario's verdict into a report.Run. A run
+// that asks for godog's own output runs through godog instead, with the
+// same steps and verdicts.
 package runner
 
 import (
@@ -10,17 +14,11 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/approval-conformance-kit/ack/checks"
-	"github.com/approval-conformance-kit/ack/features"
 	"github.com/approval-conformance-kit/ack/report"
-	"github.com/approval-conformance-kit/ack/scenario"
-	"github.com/approval-conformance-kit/ack/scenarios"
 	"github.com/approval-conformance-kit/ack/steps"
 	"github.com/approval-conformance-kit/ack/tagexpr"
 	"github.com/approval-conformance-kit/ack/target"
@@ -179,68 +177,6 @@ func (sh Shard) Accepts(id string) bool {
 	return int(h.Sum32()%uint32(sh.N)) == sh.I-1
 }
 
-// suite is the suite a run runs: the features, the compiled YAML
-// scenarios, and the list of every scenario in them.
-type suite struct {
-	fsys     fs.FS
-	paths    []string
-	contents []godog.Feature
-	all      []Listed
-}
-
-// load reads and compiles the suite the options name.
-func load(opts Options) (*suite, error) {
-	st := &suite{fsys: opts.Features, paths: opts.Paths}
-	if st.fsys == nil {
-		st.fsys = features.FS
-	}
-	if len(st.paths) == 0 {
-		st.paths = []string{"."}
-	}
-	var dirs []fs.FS
-	if !opts.NoScenarios {
-		sfs := opts.Scenarios
-		if sfs == nil {
-			sfs = scenarios.FS
-		}
-		dirs = append(dirs, sfs)
-	}
-	builtIn := len(dirs)
-	dirs = append(dirs, opts.ExtraScenarios...)
-	for i, sfs := range dirs {
-		named := func(err error) error {
-			var serr *scenario.Error
-			if j := i - builtIn; j >= 0 && j < len(opts.ExtraScenarioNames) && errors.As(err, &serr) {
-				serr.File = filepath.Join(opts.ExtraScenarioNames[j], filepath.FromSlash(serr.File))
-			}
-			return err
-		}
-		files, err := scenario.LoadFS(sfs, ".")
-		if err != nil {
-			return nil, named(err)
-		}
-		for _, f := range files {
-			text, err := scenario.Compile(f)
-			if err != nil {
-				return nil, named(err)
-			}
-			if errs := steps.Lint(f.Path, []byte(text)); len(errs) > 0 {
-				return nil, named(fmt.Errorf("%s compiles to a scenario that fails the lint (conformance scenario show %s): %v", f.Path, f.Path, errs[0]))
-			}
-			st.contents = append(st.contents, godog.Feature{Name: f.Path, Contents: []byte(text)})
-		}
-	}
-	if opts.NoFeatures {
-		st.paths = nil
-	}
-	all, err := listScenarios(st.fsys, st.paths, st.contents)
-	if err != nil {
-		return nil, fmt.Errorf("read the suite: %w", err)
-	}
-	st.all = all
-	return st, nil
-}
-
 // List returns every scenario of the suite the options name (features and
 // YAML scenarios, extra directories included), whatever their tags and
 // shard: what a run could run.
@@ -251,9 +187,6 @@ func List(opts Options) ([]Listed, error) {
 	}
 	return st.all, nil
 }
-
-// errStopped ends, before it starts, a scenario of a run that is stopping.
-var errStopped = errors.New("the run is stopping")
 
 // Run runs the suite and returns the report. An error means the suite could
 // not run at all (bad options, unreadable features, no scenario matched),
@@ -272,12 +205,6 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if level == "" {
 		level = checks.Must
 	}
-	out := opts.Output
-	format := opts.Format
-	if format == "" || out == nil {
-		format, out = silentFormat, io.Discard
-	}
-
 	expr, err := tagexpr.Parse(opts.Tags)
 	if err != nil {
 		return nil, err
@@ -287,17 +214,15 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	fsys, paths, contents, all := st.fsys, st.paths, st.contents, st.all
-	selected, inSuite := map[string]bool{}, map[string]bool{}
-	for _, l := range all {
-		inSuite[l.ID] = true
+	selected := map[string]bool{}
+	for _, l := range st.all {
 		if expr.Match(l.Tags) && opts.Shard.Accepts(l.ID) {
 			selected[l.ID] = true
 		}
 	}
 	if len(selected) == 0 && opts.Shard.N <= 1 {
 		if opts.Tags != "" {
-			return nil, fmt.Errorf("no scenario matches --tags %q (of the %d scenarios of the suite)", opts.Tags, len(all))
+			return nil, fmt.Errorf("no scenario matches --tags %q (of the %d scenarios of the suite)", opts.Tags, len(st.all))
 		}
 		return nil, errors.New("the suite holds no scenario")
 	}
@@ -309,20 +234,9 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	var (
-		mu      sync.Mutex
-		unknown []string
-	)
+	var mu sync.Mutex
 	health := &health{target: opts.Target, timeout: opts.Timeout, max: opts.MaxBroken}
 	suite := &steps.Suite{
-		Shard: func(id string) bool {
-			if !inSuite[id] {
-				mu.Lock()
-				unknown = append(unknown, id)
-				mu.Unlock()
-			}
-			return selected[id]
-		},
 		Target:  opts.Target,
 		Timeout: opts.Timeout,
 		Wiring:  opts.Wiring,
@@ -349,37 +263,14 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 			run.Target = info.Name
 		}
 	}
-	gd := godog.TestSuite{
-		Name: "approval-conformance",
-		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			if ctx.Err() != nil {
-				sc.Before(func(c context.Context, _ *godog.Scenario) (context.Context, error) { return c, errStopped })
-				return
-			}
-			suite.InitializeScenario(sc)
-		},
-		Options: &godog.Options{
-			Format:          format,
-			Output:          out,
-			FS:              fsys,
-			Paths:           paths,
-			FeatureContents: contents,
-			Tags:            prefilter(expr),
-			Strict:          true,
-			Concurrency:     max(opts.Concurrency, 1),
-			Randomize:       opts.Seed,
-			DefaultContext:  ctx,
-			NoColors:        true,
-		},
+	if opts.Format != "" && opts.Output != nil {
+		if err := runGodog(ctx, st, suite, selected, expr, opts); err != nil {
+			return nil, err
+		}
+	} else {
+		runScenarios(ctx, suite, st.order(selected, expr, opts.Seed), max(opts.Concurrency, 1))
 	}
-	status := gd.Run()
 	run.Duration = time.Since(run.Started)
-	if status == 2 {
-		return nil, errors.New("godog could not run the suite (bad options or unreadable features; see its output)")
-	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("the runner's list of the suite lacks %q: it would have been run whatever the tags and shard", unknown[0])
-	}
 	if ctx.Err() != nil {
 		run.Interrupted = interruption(ctx)
 		run.NotRun = total - len(run.Scenarios)

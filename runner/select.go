@@ -1,17 +1,16 @@
 package runner
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"path"
 	"strconv"
 	"strings"
 
-	gherkin "github.com/cucumber/gherkin/go/v26"
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v21"
 
+	"github.com/approval-conformance-kit/ack/internal/gherkindoc"
 	"github.com/approval-conformance-kit/ack/steps"
 )
 
@@ -22,35 +21,46 @@ type Listed struct {
 	Tags []string
 }
 
-// listScenarios parses the features as godog does (the paths of fsys,
-// then the compiled YAML scenarios) and lists every scenario, an outline's
-// rows each on their own, in file order.
-func listScenarios(fsys fs.FS, paths []string, contents []godog.Feature) ([]Listed, error) {
-	var out []Listed
-	newID := (&messages.Incrementing{}).NewId
+func listed(p *godog.Scenario) Listed {
+	l := Listed{ID: steps.ScenarioID(p.Uri, p.Name)}
+	for _, t := range p.Tags {
+		l.Tags = append(l.Tags, t.Name)
+	}
+	return l
+}
+
+// readFeatures parses the features at the paths of fsys as godog reads
+// them: a directory's *.feature files in lexical order, a file, or a
+// file's scenario at a line ("file.feature:12": its pickles are named by
+// that path and line); a file named twice is read once.
+func readFeatures(fsys fs.FS, paths []string) ([]suiteFile, error) {
+	var out []suiteFile
+	seen := map[string]bool{}
 	add := func(uri string, data []byte, line int64) error {
-		doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(data), newID)
+		doc, err := gherkindoc.Parse(uri, data)
 		if err != nil {
-			return fmt.Errorf("%s: %w", uri, err)
+			return err
 		}
-		scenarioLine := map[string]int64{}
-		if line >= 0 && doc.Feature != nil {
-			collectLines(doc.Feature.Children, scenarioLine)
+		pickles := doc.Pickles
+		if line >= 0 {
+			scenarioLine := map[string]int64{}
+			if doc.Doc.Feature != nil {
+				collectLines(doc.Doc.Feature.Children, scenarioLine)
+			}
+			uri = fmt.Sprintf("%s:%d", uri, line)
+			pickles = nil
+			for _, p := range doc.Pickles {
+				if len(p.AstNodeIds) > 0 && scenarioLine[p.AstNodeIds[0]] == line {
+					p.Uri = uri
+					pickles = append(pickles, p)
+				}
+			}
 		}
-		for _, p := range gherkin.Pickles(*doc, uri, newID) {
-			if line >= 0 && (len(p.AstNodeIds) == 0 || scenarioLine[p.AstNodeIds[0]] != line) {
-				continue
-			}
-			id := steps.ScenarioID(uri, p.Name)
-			if line >= 0 { // godog names such a scenario by file and line
-				id = steps.ScenarioID(fmt.Sprintf("%s:%d", uri, line), p.Name)
-			}
-			l := Listed{ID: id}
-			for _, t := range p.Tags {
-				l.Tags = append(l.Tags, t.Name)
-			}
-			out = append(out, l)
+		if seen[uri] {
+			return nil
 		}
+		seen[uri] = true
+		out = append(out, prepare(uri, pickles))
 		return nil
 	}
 	for _, p := range paths {
@@ -70,7 +80,7 @@ func listScenarios(fsys fs.FS, paths []string, contents []godog.Feature) ([]List
 			continue
 		}
 		err = fs.WalkDir(fsys, p, func(name string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(name, ".feature") {
+			if err != nil || d.IsDir() || !isFeature(name) {
 				return err
 			}
 			data, err := fs.ReadFile(fsys, name)
@@ -80,11 +90,6 @@ func listScenarios(fsys fs.FS, paths []string, contents []godog.Feature) ([]List
 			return add(name, data, -1)
 		})
 		if err != nil {
-			return nil, err
-		}
-	}
-	for _, c := range contents {
-		if err := add(c.Name, c.Contents, -1); err != nil {
 			return nil, err
 		}
 	}

@@ -1,17 +1,17 @@
 package steps
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"strings"
 
-	gherkin "github.com/cucumber/gherkin/go/v26"
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/internal/gherkindoc"
 	"github.com/approval-conformance-kit/ack/simulator"
 )
 
@@ -49,7 +49,10 @@ var (
 	turnStep = regexp.MustCompile(`^(?:the user |the same request is sent again|the chat server ends the held stream|the client's tool returns )`)
 )
 
-func init() { lintDefs = definitions(func() *world { return nil }) }
+func init() {
+	lintDefs = definitions(func() *world { return nil })
+	checkHandlers(lintDefs)
+}
 
 // Lint checks every scenario of a Gherkin document: each assertion is
 // charged to exactly one check the scenario names; each check the scenario
@@ -58,14 +61,25 @@ func init() { lintDefs = definitions(func() *world { return nil }) }
 // answered only after an assertion that it was requested; and every turn is
 // followed by an assertion, so that no turn goes unjudged.
 func Lint(uri string, src []byte) []LintError {
-	doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(src), (&messages.Incrementing{}).NewId)
+	doc, err := gherkindoc.Parse(uri, src)
 	if err != nil {
-		return []LintError{{Source: uri, Scenario: "(file)", Msg: err.Error()}}
+		msg := err.Error()
+		var perr *gherkindoc.Error
+		if errors.As(err, &perr) {
+			msg = perr.Err.Error()
+		}
+		return []LintError{{Source: uri, Scenario: "(file)", Msg: msg}}
 	}
-	lines := stepLines(doc)
+	return LintDocument(doc)
+}
+
+// LintDocument is Lint of a parsed document.
+func LintDocument(doc *gherkindoc.Document) []LintError {
+	uri := doc.URI
+	lines := stepLines(doc.Doc)
 	var out []LintError
 	seen := map[string]bool{} // the rows of an outline repeat its mistakes
-	for _, p := range gherkin.Pickles(*doc, uri, (&messages.Incrementing{}).NewId) {
+	for _, p := range doc.Pickles {
 		errs := lintPickle(uri, p, lines)
 		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
 		for _, e := range errs {

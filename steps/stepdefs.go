@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/approval-conformance-kit/ack/checks"
 )
@@ -208,68 +211,208 @@ func definitions(world func() *world) []stepDef {
 	return defs
 }
 
-var errorType = reflect.TypeOf((*error)(nil)).Elem()
-var contextType = reflect.TypeOf((*context.Context)(nil)).Elem()
-var stringType = reflect.TypeOf("")
+// A Scenario is a scenario ready to run: its pickle, and each of its steps
+// matched to the definition it runs, with the arguments it is given.
+// Prepare builds it once; it can then be run any number of times, at once
+// too (running reads it and never writes it).
+type Scenario struct {
+	// Pickle is the scenario as Gherkin compiles it (an outline's row is a
+	// scenario of its own).
+	Pickle *godog.Scenario
+	steps  []boundStep
+}
 
-// register binds every step definition to the scenario: a step is skipped
-// when the scenario does not apply, fails as a harness error when the
-// target's info could not be read, and, for an assertion, records its
-// finding against its check and lets the scenario go on.
-func register(sc *godog.ScenarioContext, world func() *world, infoErr func() error) {
-	for _, d := range definitions(world) {
-		fn := reflect.ValueOf(d.fn)
-		t := fn.Type()
-		if t.NumIn() < 1 || t.In(0) != contextType || t.NumOut() != 1 || t.Out(0) != errorType {
+// boundStep is a step matched to its definition.
+type boundStep struct {
+	step *godog.Step
+	// def is the index of the step's definition in definitions' list; -1
+	// when undefined is set.
+	def int
+	// undefined says why the step has no definition: no definition matches
+	// its text, or several do. The step fails whether or not it runs.
+	undefined error
+	// label is an assertion's check label ("" when its text names none).
+	label string
+	// args are the handler's arguments after the context.
+	args []reflect.Value
+	// badArgs says why the step's arguments do not fit its handler: the
+	// step fails when it runs.
+	badArgs error
+}
+
+var (
+	errorType   = reflect.TypeOf((*error)(nil)).Elem()
+	contextType = reflect.TypeOf((*context.Context)(nil)).Elem()
+	stringType  = reflect.TypeOf("")
+	intType     = reflect.TypeOf(0)
+	docType     = reflect.TypeOf((*godog.DocString)(nil))
+	tableType   = reflect.TypeOf((*godog.Table)(nil))
+)
+
+// checkHandlers panics unless every handler takes a context first and
+// arguments a step can give (text, an integer, a doc string, a table), and
+// returns only an error.
+func checkHandlers(defs []stepDef) {
+	for _, d := range defs {
+		t := reflect.TypeOf(d.fn)
+		if t.Kind() != reflect.Func || t.NumIn() < 1 || t.In(0) != contextType || t.NumOut() != 1 || t.Out(0) != errorType {
 			panic("steps: the handler of " + d.expr + " must take a context first and return only an error")
 		}
-		guard := func() error {
-			if err := infoErr(); err != nil {
-				return &harnessError{err: err}
+		for i := 1; i < t.NumIn(); i++ {
+			switch t.In(i) {
+			case stringType, intType, docType, tableType:
+			default:
+				panic(fmt.Sprintf("steps: the handler of %s takes a %s, which no step gives", d.expr, t.In(i)))
 			}
-			if w := world(); w != nil && w.na != nil {
-				return godog.ErrSkip
+		}
+	}
+}
+
+// Prepare matches each step of the pickle to its definition and converts
+// its arguments, once.
+func Prepare(p *godog.Scenario) *Scenario {
+	sc := &Scenario{Pickle: p, steps: make([]boundStep, len(p.Steps))}
+	for i, st := range p.Steps {
+		sc.steps[i] = bind(st)
+	}
+	return sc
+}
+
+// bind matches a step's text to the one definition whose pattern matches
+// it whole, and converts the pattern's groups (then the step's doc string
+// or table) to the handler's parameters in order; an assertion's first
+// group is its check label.
+func bind(st *godog.Step) boundStep {
+	b := boundStep{step: st, def: -1}
+	var groups []string
+	var exprs []string
+	for i, d := range lintDefs {
+		re := d.pattern()
+		if m := re.FindStringSubmatch(st.Text); m != nil {
+			if b.def < 0 {
+				b.def, groups = i, m[1:]
 			}
+			exprs = append(exprs, re.String())
+		}
+	}
+	switch {
+	case len(exprs) == 0:
+		b.undefined = fmt.Errorf("%w: %s", godog.ErrUndefined, st.Text)
+		return b
+	case len(exprs) > 1:
+		b.def = -1
+		b.undefined = fmt.Errorf("%w, step text: %s\n    matches:\n        %s", godog.ErrAmbiguous, st.Text, strings.Join(exprs, "\n        "))
+		return b
+	}
+	d := lintDefs[b.def]
+	args := make([]any, 0, len(groups)+1)
+	for _, g := range groups {
+		args = append(args, g)
+	}
+	if st.Argument != nil {
+		args = append(args, st.Argument)
+	}
+	t := reflect.TypeOf(d.fn)
+	params := make([]reflect.Type, 0, t.NumIn())
+	if d.kind == kindAssert {
+		params = append(params, stringType) // the label
+	}
+	for i := 1; i < t.NumIn(); i++ {
+		params = append(params, t.In(i))
+	}
+	values := make([]reflect.Value, len(params))
+	for i, p := range params {
+		var arg any
+		if i < len(args) {
+			arg = args[i]
+		}
+		v, err := convert(arg, p)
+		if err != nil {
+			b.badArgs = fmt.Errorf("argument %d of the step: %w", i, err)
+			return b
+		}
+		values[i] = v
+	}
+	if d.kind == kindAssert {
+		b.label, values = values[0].String(), values[1:]
+	}
+	b.args = values
+	return b
+}
+
+// convert gives a step's argument (a pattern's group, or the step's doc
+// string or table) as a handler's parameter of type t.
+func convert(arg any, t reflect.Type) (reflect.Value, error) {
+	text, isText := arg.(string)
+	data, _ := arg.(*messages.PickleStepArgument)
+	switch t {
+	case stringType:
+		switch {
+		case isText:
+			return reflect.ValueOf(text), nil
+		case data != nil && data.DocString != nil:
+			return reflect.ValueOf(data.DocString.Content), nil
+		}
+		return reflect.Value{}, errors.New("the step has no text or doc string there")
+	case intType:
+		if !isText {
+			return reflect.Value{}, errors.New("the step has no number there")
+		}
+		n, err := strconv.ParseInt(text, 10, 0)
+		if err != nil {
+			return reflect.Value{}, fmt.Errorf("%q is not a whole number: %w", text, err)
+		}
+		return reflect.ValueOf(int(n)), nil
+	case docType:
+		if data == nil {
+			return reflect.Value{}, errors.New("the step has no doc string")
+		}
+		return reflect.ValueOf(data.DocString), nil
+	case tableType:
+		if data == nil {
+			return reflect.Value{}, errors.New("the step has no table")
+		}
+		return reflect.ValueOf(data.DataTable), nil
+	}
+	return reflect.Value{}, fmt.Errorf("no step gives a %s", t)
+}
+
+// call runs a bound step in the scenario's world: it is skipped when the
+// scenario does not apply, fails as a harness error when the target's info
+// could not be read, and, for an assertion, records its finding against
+// its check and lets the scenario go on.
+func call(ctx context.Context, defs []stepDef, b *boundStep, w *world, infoErr error) error {
+	if b.badArgs != nil {
+		return b.badArgs
+	}
+	if infoErr != nil {
+		return &harnessError{err: infoErr}
+	}
+	if w != nil && w.na != nil {
+		return godog.ErrSkip
+	}
+	d := defs[b.def]
+	in := make([]reflect.Value, 0, 1+len(b.args))
+	in = append(in, reflect.ValueOf(ctx))
+	in = append(in, b.args...)
+	if d.kind == kindDo {
+		out := reflect.ValueOf(d.fn).Call(in)[0]
+		if out.IsNil() {
 			return nil
 		}
-		if d.kind == kindDo {
-			wrapped := reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
-				if err := guard(); err != nil {
-					return []reflect.Value{reflect.ValueOf(&err).Elem()}
-				}
-				return fn.Call(args)
-			})
-			sc.Step(d.pattern(), wrapped.Interface())
-			continue
-		}
-		// An assertion's handler takes the label after the context.
-		in := []reflect.Type{contextType, stringType}
-		for i := 1; i < t.NumIn(); i++ {
-			in = append(in, t.In(i))
-		}
-		def := d
-		wt := reflect.FuncOf(in, []reflect.Type{errorType}, false)
-		wrapped := reflect.MakeFunc(wt, func(args []reflect.Value) []reflect.Value {
-			ret := func(err error) []reflect.Value { return []reflect.Value{reflect.ValueOf(&err).Elem()} }
-			if err := guard(); err != nil {
-				return ret(err)
-			}
-			w := world()
-			check, err := def.check(args[1].String())
-			if err != nil {
-				return ret(&authoringError{err: err})
-			}
-			call := append([]reflect.Value{args[0]}, args[2:]...)
-			w.readTurn, w.check = false, check
-			out := fn.Call(call)[0]
-			var aerr error
-			if !out.IsNil() {
-				aerr = out.Interface().(error)
-			}
-			return ret(w.judge(check, aerr))
-		})
-		sc.Step(d.pattern(), wrapped.Interface())
+		return out.Interface().(error)
 	}
+	check, err := d.check(b.label)
+	if err != nil {
+		return &authoringError{err: err}
+	}
+	w.readTurn, w.check = false, check
+	out := reflect.ValueOf(d.fn).Call(in)[0]
+	var aerr error
+	if !out.IsNil() {
+		aerr = out.Interface().(error)
+	}
+	return w.judge(check, aerr)
 }
 
 // check returns the check an assertion step is charged to: its fixed

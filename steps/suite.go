@@ -56,9 +56,6 @@ type Suite struct {
 	PreferCanonical bool
 	// Record receives the result of every scenario.
 	Record func(report.Scenario)
-	// Shard, when set, runs only the scenarios it accepts (by id); the
-	// others are neither run nor recorded.
-	Shard func(id string) bool
 
 	infoOnce sync.Once
 	info     *target.Info
@@ -85,74 +82,11 @@ func (s *Suite) Info(ctx context.Context) (*target.Info, error) {
 	return s.info, s.infoErr
 }
 
-// InitializeScenario registers the steps and hooks for one scenario; godog
-// calls it once per scenario, so the world it creates is the scenario's own.
-func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
-	if s.SlowToolHold == 0 {
-		s.SlowToolHold = 25 * time.Millisecond
+func (s *Suite) slowToolHold() time.Duration {
+	if s.SlowToolHold > 0 {
+		return s.SlowToolHold
 	}
-	var (
-		w          *world
-		started    time.Time
-		failedStep string
-		stepErr    error
-		infoErr    error
-	)
-	sc.Before(func(ctx context.Context, pickle *godog.Scenario) (context.Context, error) {
-		started = time.Now()
-		info, err := s.Info(ctx)
-		if err != nil {
-			infoErr = err
-			info = &target.Info{}
-		}
-		w = newWorld(s, info)
-		w.conversation = ScenarioID(pickle.Uri, pickle.Name)
-		if s.Shard != nil && !s.Shard(ScenarioID(pickle.Uri, pickle.Name)) {
-			w.outOfShard = true
-			w.na = &notApplicable{reason: "in another shard"}
-		}
-		for _, t := range pickle.Tags {
-			switch t.Name {
-			case "@agent":
-				w.requireRole(target.RoleAgent)
-			case "@client":
-				w.requireRole(target.RoleClient)
-			}
-		}
-		return ctx, nil
-	})
-	sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
-		if w != nil {
-			w.step = st.Text
-		}
-		return ctx, nil
-	})
-	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
-		if w != nil && w.na == nil {
-			w.drain()
-		}
-		if err != nil && !errors.Is(err, godog.ErrSkip) && failedStep == "" {
-			failedStep, stepErr = st.Text, err
-		}
-		return ctx, nil
-	})
-	sc.After(func(ctx context.Context, pickle *godog.Scenario, err error) (context.Context, error) {
-		if w != nil {
-			w.client.close(context.WithoutCancel(ctx))
-		}
-		if w != nil && w.outOfShard {
-			return ctx, nil
-		}
-		res := s.verdict(w, pickle, started, failedStep, stepErr, infoErr)
-		if s.Record != nil {
-			s.Record(res)
-		}
-		if err == nil && (res.Verdict == report.Fail || res.Verdict == report.Warn) {
-			return ctx, errors.New(res.Message)
-		}
-		return ctx, nil
-	})
-	register(sc, func() *world { return w }, func() error { return infoErr })
+	return 25 * time.Millisecond
 }
 
 // verdict computes the result of a scenario. Each check's verdict is the

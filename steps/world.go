@@ -82,10 +82,7 @@ type world struct {
 	history []model.Message
 	turns   []*turnRecord
 	na      *notApplicable
-	// outOfShard marks a scenario another shard runs: it is skipped and
-	// not recorded.
-	outOfShard bool
-	client     *clientWorld
+	client  *clientWorld
 	// providerApprovals maps the scripted provider-executed calls to their
 	// approval ids.
 	providerApprovals map[string]string
@@ -119,7 +116,7 @@ type world struct {
 func newWorld(s *Suite, info *target.Info) *world {
 	tl := &timeline{}
 	w := &world{suite: s, info: info, mode: target.Generate, toolkit: target.ToolkitProvided, omitted: map[string]bool{}, tl: tl, reported: map[string]bool{}}
-	w.harness = newHarness(tl, s.SlowToolHold)
+	w.harness = newHarness(tl, s.slowToolHold())
 	return w
 }
 
