@@ -588,6 +588,13 @@ func (t *then) typedResult(call int, callID string) (model.Part, error) {
 			}
 		}
 	}
+	for _, rec := range w.turns {
+		if call >= rec.FirstModelCall && call <= rec.LastModelCall {
+			if _, rejected := w.rejectedIn(rec); rejected {
+				return model.Part{}, blocked("model call %d received a result for %s over the wire, and its turn failed on a refused prompt, so the target's messages that would give its type are gone", call, callID)
+			}
+		}
+	}
 	return model.Part{}, fmt.Errorf("model call %d received a result for %s over the wire, but the target's messages hold none", call, callID)
 }
 

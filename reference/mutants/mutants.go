@@ -181,8 +181,7 @@ var all = []Mutant{
 		also("PART-02", "calls later denied or skipped have already run").
 		also("WIRE-03", "a re-sent approval runs the call again within the request that already ran it").
 		also("WIRE-04", "a replayed request finds the call run twice already").
-		also("ERR-01", "a call answered with a malformed approval has already run").
-		also("SEC-02", "a call runs with its original input before the input is changed, which the rule counts as a run of that call"),
+		also("ERR-01", "a call answered with a malformed approval has already run"),
 	mutant("constant-approval-ids", fault.ConstantApprovalIDs, []string{"REQ-02"},
 		"gives every approval request the same id", "seed 002 approval id vs tool call id").
 		also("REQ-01", "an answer names one id that every request shares, so the runtime cannot tell the calls apart and refuses the turn after a batch; the request that turn should issue is never made").
