@@ -283,6 +283,28 @@ func TestResultAspectsChargedToTheirChecks(t *testing.T) {
 	})
 }
 
+// TestValueOfAnUntypedResult: a result of no expected type holds a JSON
+// value when its text is that JSON (an SDK whose tool outputs are strings);
+// a result of an expected type must hold the value as that type.
+func TestValueOfAnUntypedResult(t *testing.T) {
+	c := resultCheck{present: "PRE-03", typ: "PRE-03", reason: "DEN-02"}
+	value := json.RawMessage(`{"deleted":"by hand"}`)
+	untyped := ResultExpect{ToolCallID: "del", Value: value}
+	if f, _ := checkResult(c, untyped, model.TextOutput(`{"deleted": "by hand"}`)); len(f) != 0 {
+		t.Errorf("the text is the value, yet %v", f)
+	}
+	if f, _ := checkResult(c, untyped, model.TextOutput(`{"deleted":"by machine"}`)); len(f) != 1 || f[0].Check != "PRE-03" {
+		t.Errorf("a text of another value gives %v, want one PRE-03 failure", f)
+	}
+	if f, _ := checkResult(c, untyped, model.TextOutput(`deleted by hand`)); len(f) != 1 {
+		t.Errorf("a text that is no JSON gives %v, want one failure", f)
+	}
+	typed := ResultExpect{ToolCallID: "del", Type: string(model.OutputJSON), Value: value}
+	if f, _ := checkResult(c, typed, model.TextOutput(`{"deleted":"by hand"}`)); len(f) != 2 {
+		t.Errorf("a json result expected, a text given: %v, want the type and the value failed", f)
+	}
+}
+
 // TestReasonInText: for untyped results, a denial's reason is read from
 // the result's text, whatever its type.
 func TestReasonInText(t *testing.T) {
