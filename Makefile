@@ -4,7 +4,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance conformance-http mutants test vet fmt-check race build bench bench-peers fuzz docs report-render certify certify-check clean
+.PHONY: all conformance conformance-http mutants mutation test vet fmt-check race build bench bench-peers fuzz docs report-render certify certify-check clean
 
 all: test
 
@@ -21,6 +21,30 @@ conformance-http:
 ## mutants: run the suite against every mutant of the reference and print the mutation score
 mutants:
 	$(GO) run ./cmd/conformance mutants --run
+
+## mutation: machine-made mutants (gremlins, pinned below) of reference/*.go and
+## reference/chatclient, each judged by the whole conformance suite in-process
+## under both denial policies (reference/internal/mutationsuite); writes the score
+## and every survivor to docs/mutation.md, gremlins' results to reports/mutation/,
+## and fails on a survivor neither killed nor listed, with its reason, in
+## reference/mutation-equivalent.yaml. A long sweep (tens of minutes on 2 cores):
+## not part of make test. MUTATION_WORKERS mutants at once.
+GREMLINS_VERSION := v0.6.0
+MUTATION_WORKERS ?= 2
+# The mutation types: gremlins' defaults, and the logical, loop-control and
+# assignment inversions (not the bitwise ones: the reference has no bitwise
+# arithmetic, and they turn every &T{...} into code that does not compile).
+MUTATION_FLAGS := --tags mutation --workers $(MUTATION_WORKERS) --timeout-coefficient 10 \
+	--invert-logical --invert-loopctrl --invert-assignments --remove-self-assignments \
+	--exclude-files '^(chatserver|mutants|probes|internal)/'
+mutation:
+	GOBIN=$(CURDIR)/bin $(GO) install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)
+	@mkdir -p reports/mutation
+	real=$$(command -v $(GO)) && \
+	PATH="$(CURDIR)/internal/mutationreport/bin:$$PATH" ACK_REAL_GO="$$real" GOFLAGS=-vet=off \
+		bin/gremlins unleash $(MUTATION_FLAGS) -o reports/mutation/gremlins.json ./reference
+	$(GO) run ./internal/mutationreport -results reports/mutation/gremlins.json -dir reference \
+		-equivalent reference/mutation-equivalent.yaml -out docs/mutation.md
 
 # Every go test run has an explicit bound: a test that hangs fails the run
 # with its goroutines' stacks instead of holding it (go test's own default,

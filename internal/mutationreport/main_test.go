@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const source = `package p
+
+func f(a, b int) bool {
+	if a == b && a > 0 {
+		return true
+	}
+	return a == b && a+1 > 0
+}
+`
+
+// gremlinsResults are gremlins' findings in p/p.go: on line 4 a killed mutant, a
+// survivor and one the suite never ran; on line 7 the same survivor as on
+// line 4 (same mutation, another line), one that hung the suite and one
+// that does not compile.
+const gremlinsResults = `{"go_module":"m","files":[{"file_name":"p.go","mutations":[
+{"line":4,"column":7,"type":"CONDITIONALS_NEGATION","status":"KILLED"},
+{"line":4,"column":12,"type":"INVERT_LOGICAL","status":"LIVED"},
+{"line":4,"column":17,"type":"CONDITIONALS_BOUNDARY","status":"NOT COVERED"},
+{"line":7,"column":11,"type":"CONDITIONALS_NEGATION","status":"LIVED"},
+{"line":7,"column":16,"type":"INVERT_LOGICAL","status":"TIMED OUT"},
+{"line":7,"column":20,"type":"ARITHMETIC_BASE","status":"NOT VIABLE"}]}]}`
+
+// fixture writes a module root holding p/p.go, gremlins' results for it
+// (run in p) and an equivalence file.
+func fixture(t *testing.T, equivalent string) (root string) {
+	t.Helper()
+	root = t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("p/p.go", source)
+	write("gremlins.json", gremlinsResults)
+	write("equivalent.yaml", equivalent)
+	return root
+}
+
+func runIn(t *testing.T, root string) (code int, stdout, report string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = run([]string{"-root", root, "-dir", "p", "-results", filepath.Join(root, "gremlins.json"),
+		"-equivalent", filepath.Join(root, "equivalent.yaml"), "-out", filepath.Join(root, "mutation.md")}, &out, &errs)
+	if errs.Len() > 0 {
+		t.Logf("stderr: %s", errs.String())
+	}
+	md, _ := os.ReadFile(filepath.Join(root, "mutation.md"))
+	return code, out.String(), string(md)
+}
+
+const allExplained = `
+- at: p/p.go:4:12
+  mutation: INVERT_LOGICAL
+  code: if a == b && a > 0 {
+  reason: a is positive whenever it equals b here
+- at: p/p.go:4:17
+  mutation: CONDITIONALS_BOUNDARY
+  code: if a == b && a > 0 {
+  reason: never run; a is never 0
+- at: p/p.go:9:11
+  mutation: CONDITIONALS_NEGATION
+  code: return a == b && a+1 > 0
+  reason: listed when the line was lower down
+`
+
+func TestEverySurvivorExplained(t *testing.T) {
+	code, out, md := runIn(t, fixture(t, allExplained))
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", code, out)
+	}
+	// Caught: the killed and the timed-out mutant; viable: all but the one
+	// that does not compile.
+	if !strings.Contains(out, "Mutation score: 2/5 caught (killed 1, timed out 1; lived 2, not covered 1; 1 not viable)") {
+		t.Errorf("summary: %s", out)
+	}
+	for _, want := range []string{
+		"**Mutation score: 2/5** mutants caught (40.0%).",
+		"| `p/p.go` | 2 | 3 | 1 |",
+		"| `p/p.go:4:12` | INVERT_LOGICAL `&&`→`\\|\\|` | `if a == b && a > 0 {` | `if a == b \\|\\| a > 0 {` | lived | equivalent: a is positive whenever it equals b here |",
+		"| `p/p.go:4:17` | CONDITIONALS_BOUNDARY `>`→`>=` | `if a == b && a > 0 {` | `if a == b && a >= 0 {` | not covered | equivalent: never run; a is never 0 |",
+		"| `p/p.go:7:11` | CONDITIONALS_NEGATION `==`→`!=` | `return a == b && a+1 > 0` | `return a != b && a+1 > 0` | lived | equivalent: listed when the line was lower down |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "4:7") || strings.Contains(md, "7:16") || strings.Contains(md, "7:20") {
+		t.Errorf("the survivors' table lists a mutant that did not survive:\n%s", md)
+	}
+}
+
+func TestUnexplainedAndStale(t *testing.T) {
+	// The survivor on line 7 is not listed; the entry for the killed mutant
+	// on line 4 is stale, as is one whose code changed.
+	equivalent := `
+- at: p/p.go:4:12
+  mutation: INVERT_LOGICAL
+  code: if a == b && a > 0 {
+  reason: r
+- at: p/p.go:4:17
+  mutation: CONDITIONALS_BOUNDARY
+  code: if a == b && a > 0 {
+  reason: r
+- at: p/p.go:4:7
+  mutation: CONDITIONALS_NEGATION
+  code: if a == b && a > 0 {
+  reason: the suite kills this one
+`
+	code, out, md := runIn(t, fixture(t, equivalent))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	for _, want := range []string{
+		"unexplained survivor: p/p.go:7:11 CONDITIONALS_NEGATION ==→!= (lived): return a == b && a+1 > 0",
+		"equivalent.yaml:10: p/p.go:4:7 CONDITIONALS_NEGATION: if a == b && a > 0 {",
+		"1 unexplained survivors, 1 stale entries",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q\n%s", want, out)
+		}
+	}
+	if !strings.Contains(md, "**unexplained**") || !strings.Contains(md, "## Stale entries") {
+		t.Errorf("the report does not show the unexplained survivor and the stale entry:\n%s", md)
+	}
+}
+
+func TestEquivalentFileErrors(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"missing reason", "- at: p/p.go:4:12\n  mutation: INVERT_LOGICAL\n  code: x\n", "equivalent.yaml:1: reason is missing"},
+		{"unknown field", "- at: p/p.go:4:12\n  mutation: INVERT_LOGICAL\n  code: x\n  reason: r\n- at: p/p.go:4:12\n  mutaton: INVERT_LOGICAL\n", "equivalent.yaml:5: yaml: unmarshal errors:\n  line 2: field mutaton not found"},
+		{"bad at", "- at: p/p.go:4\n  mutation: INVERT_LOGICAL\n  code: x\n  reason: r\n", `equivalent.yaml:1: at: want file:line:column, not "p/p.go:4"`},
+		{"unknown type", "- at: p/p.go:4:1\n  mutation: NEGATE\n  code: x\n  reason: r\n", `equivalent.yaml:1: mutation: unknown mutation type "NEGATE"`},
+		{"not a list", "at: p/p.go:4:1\n", "equivalent.yaml:1: want a list of mutants"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := readEquivalent("equivalent.yaml", []byte(tc.text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestResultsThatDoNotFitTheSource(t *testing.T) {
+	for _, tc := range []struct{ name, results, want string }{
+		{"no token there", `{"files":[{"file_name":"p.go","mutations":[{"line":4,"column":8,"type":"CONDITIONALS_NEGATION","status":"LIVED"}]}]}`, "p/p.go:4:8: no token starts there"},
+		{"a type that does not mutate the token", `{"files":[{"file_name":"p.go","mutations":[{"line":4,"column":7,"type":"INVERT_LOGICAL","status":"LIVED"}]}]}`, `p/p.go:4:7: INVERT_LOGICAL does not mutate "=="`},
+		{"a dry run", `{"files":[{"file_name":"p.go","mutations":[{"line":4,"column":7,"type":"CONDITIONALS_NEGATION","status":"RUNNABLE"}]}]}`, "a dry run"},
+		{"no mutant", `{"files":[]}`, "no mutant"},
+		{"line past the end", `{"files":[{"file_name":"p.go","mutations":[{"line":40,"column":7,"type":"CONDITIONALS_NEGATION","status":"LIVED"}]}]}`, "the file has 8 lines"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := fixture(t, "[]")
+			_, err := readResults(strings.NewReader(tc.results), "p", newSources(root))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
