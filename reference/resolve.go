@@ -355,7 +355,24 @@ func (r *run) stepHasDenial(p *plan, msg int) bool {
 
 // addResults appends a tool message of results and emits their events.
 func (r *run) addResults(msg model.Message) error {
-	r.append(msg)
+	if r.agent.faults.Has(fault.DenialsMissingFromTurn) {
+		// The model gets every result; the turn reports (and streams)
+		// only those that are not denials.
+		r.history = append(r.history, msg)
+		kept := model.Message{Role: msg.Role}
+		for _, p := range msg.Content {
+			if p.Output == nil || p.Output.Type != model.OutputExecutionDenied {
+				kept.Content = append(kept.Content, p)
+			}
+		}
+		if len(kept.Content) == 0 {
+			return nil
+		}
+		r.added = append(r.added, kept)
+		msg = kept
+	} else {
+		r.append(msg)
+	}
 	if r.agent.faults.Has(fault.DuplicateResultsMessage) {
 		r.added = append(r.added, msg) // the turn reports it twice; the prompt holds it once
 	}

@@ -34,6 +34,19 @@ func blocked(format string, args ...any) error {
 	return &blockedError{why: fmt.Sprintf(format, args...)}
 }
 
+// chargedError is an assertion that found a fault another check's rule
+// owns: the turn's messages hold no result for a call it needs to read
+// (PRE-01's rule for an approved call, PRE-02's for a denied one), not the
+// rule the assertion is about. The fault is charged to that check, once;
+// the assertion's own check gets own: blocked, or its own judgement.
+type chargedError struct {
+	check string
+	why   string
+	own   error
+}
+
+func (e *chargedError) Error() string { return e.why }
+
 // naError is an assertion that does not apply to the target (it declares
 // it has no denial reasons, or untyped results): it is neither passed nor
 // failed.
@@ -67,6 +80,18 @@ func (w *world) judge(check string, err error) error {
 		berr *blockedError
 		nerr *naError
 	)
+	var cerr *chargedError
+	if errors.As(err, &cerr) {
+		if cerr.check == check {
+			err = errors.New(cerr.why)
+		} else {
+			if key := "charged " + cerr.check + " " + cerr.why; !w.reported[key] {
+				w.reported[key] = true
+				w.record(cerr.check, report.OutcomeFail, cerr.why)
+			}
+			err = cerr.own
+		}
+	}
 	if err != nil && w.readTurn && len(w.turns) > 0 {
 		if last := w.turns[len(w.turns)-1]; last.Response != nil && last.Response.Error != nil {
 			var b *blockedError

@@ -89,7 +89,49 @@ func (t *then) failsOrDenied(_ context.Context, code, callID string) error {
 			}
 		}
 	}
+	if err := t.deniedInPrompt(last, callID); err != nil {
+		return err
+	}
 	return fmt.Errorf("the turn neither failed with %s nor gave %s a denial result (messages: %s)", code, callID, summarize(last.Response.Messages))
+}
+
+// deniedInPrompt judges a call the turn's messages hold no result for by
+// what reached the model instead: when a model call of the turn received
+// exactly one result for it, a denial (any result, for an untyped target),
+// and it never ran, the call stayed a denial; the result missing from the
+// messages is charged to the rule that requires it there. It returns nil
+// when the prompt shows nothing of the kind.
+func (t *then) deniedInPrompt(last *turnRecord, callID string) error {
+	w := t.world()
+	if w.sim == nil {
+		return nil
+	}
+	for _, e := range w.sim.Journal() {
+		if e.Call < last.FirstModelCall || e.Call > last.LastModelCall {
+			continue
+		}
+		call := e.Call
+		res := resultsFor(e.Prompt, callID)
+		if len(res) != 1 {
+			continue
+		}
+		why := fmt.Sprintf("model call %d received a result for %s, but turn %d added none to its messages (messages: %s)", call, callID, last.N, summarize(last.Response.Messages))
+		var own error
+		switch {
+		case len(w.runsOf(callID)) > 0:
+			own = fmt.Errorf("%s got a result, but it ran %d time(s): a denial result is for a call that does not run", callID, len(w.runsOf(callID)))
+		case w.info.Features.UntypedResults:
+		case e.Lossy:
+			own = blocked("%s: over a provider wire its type is read from those messages", why)
+		case res[0].Output.Type != model.OutputExecutionDenied:
+			own = fmt.Errorf("model call %d received a %s result for %s, want a denial", call, res[0].Output.Type, callID)
+		}
+		if turnResultRules[w.check] {
+			return errors.New(why)
+		}
+		return &chargedError{check: w.resultRule(last, callID), why: why, own: own}
+	}
+	return nil
 }
 
 // asksOrFails: the turn asked approval for the call, or refused the turn
@@ -218,12 +260,21 @@ func (t *then) firstMessageHolds(_ context.Context, ids string) error {
 		return fmt.Errorf("the turn's first message is not a tool message of results (messages: %s)", summarize(last.Response.Messages))
 	}
 	first := model.IndexOf(last.Response.Messages[:1])
+	all := model.IndexOf(last.Response.Messages)
+	var missing error
 	for _, id := range parseIDs(ids) {
+		if _, ok := all.Result(id); !ok {
+			// Where a result that was never added goes is not this rule's.
+			if missing == nil {
+				missing = t.world().missingResult(last, id, fmt.Sprintf("turn %d added no result for %s (messages: %s)", last.N, id, summarize(last.Response.Messages)))
+			}
+			continue
+		}
 		if _, ok := first.Result(id); !ok {
 			return fmt.Errorf("the turn's first message holds no result for %s (messages: %s)", id, summarize(last.Response.Messages))
 		}
 	}
-	return nil
+	return missing
 }
 
 func (t *then) turnAddedResult(_ context.Context, typ, callID string) error {
@@ -233,7 +284,7 @@ func (t *then) turnAddedResult(_ context.Context, typ, callID string) error {
 	}
 	res, ok := model.IndexOf(last.Response.Messages).Result(callID)
 	if !ok {
-		return fmt.Errorf("the turn added no result for %s (messages: %s)", callID, summarize(last.Response.Messages))
+		return t.world().missingResult(last, callID, fmt.Sprintf("turn %d added no result for %s (messages: %s)", last.N, callID, summarize(last.Response.Messages)))
 	}
 	if t.world().info.Features.UntypedResults {
 		return &naError{why: "the target declares untyped results: the type of its result for " + callID + " is not its own"}
@@ -530,12 +581,17 @@ func (t *then) results(call int, callID string) ([]model.Part, error) {
 	if err != nil {
 		return nil, err
 	}
+	return resultsFor(prompt, callID), nil
+}
+
+// resultsFor is every result for callID in prompt, in order.
+func resultsFor(prompt []model.Message, callID string) []model.Part {
 	ix := model.IndexOf(prompt)
 	var out []model.Part
 	for _, loc := range ix.Results[callID] {
 		out = append(out, ix.Part(loc))
 	}
-	return out, nil
+	return out
 }
 
 func (t *then) oneResult(call int, callID string) (model.Part, error) {
@@ -545,7 +601,17 @@ func (t *then) oneResult(call int, callID string) (model.Part, error) {
 	}
 	switch len(res) {
 	case 0:
-		return model.Part{}, fmt.Errorf("model call %d received no result for %s", call, callID)
+		why := fmt.Sprintf("model call %d received no result for %s", call, callID)
+		w := t.world()
+		if resultContentRules[w.check] {
+			if e, err := w.modelCall(call); err == nil {
+				if rec, ok := w.turnOf(e.Call); ok {
+					owner := w.resultRule(rec, callID)
+					return model.Part{}, &chargedError{check: owner, why: why, own: blocked("%s: that is %s's rule, charged there", why, owner)}
+				}
+			}
+		}
+		return model.Part{}, errors.New(why)
 	case 1:
 		return res[0], nil
 	}
@@ -571,8 +637,13 @@ func (t *then) typedResult(call int, callID string) (model.Part, error) {
 		return res, err
 	}
 	w := t.world()
+	e, err := w.modelCall(call)
+	if err != nil {
+		return model.Part{}, err
+	}
+	n := e.Call // the journal's number, which the turns' bounds count in
 	for _, rec := range w.turns {
-		if call < rec.FirstModelCall || (rec.LastModelCall > 0 && call > rec.LastModelCall) {
+		if n < rec.FirstModelCall || (rec.LastModelCall > 0 && n > rec.LastModelCall) {
 			continue
 		}
 		if rec.Response != nil {
@@ -589,9 +660,14 @@ func (t *then) typedResult(call int, callID string) (model.Part, error) {
 		}
 	}
 	for _, rec := range w.turns {
-		if call >= rec.FirstModelCall && call <= rec.LastModelCall {
+		if n >= rec.FirstModelCall && n <= rec.LastModelCall {
 			if _, rejected := w.rejectedIn(rec); rejected {
 				return model.Part{}, blocked("model call %d received a result for %s over the wire, and its turn failed on a refused prompt, so the target's messages that would give its type are gone", call, callID)
+			}
+			if rec.Response != nil && rec.Response.Error == nil {
+				// The result reached the model but not the turn's messages:
+				// that absence is the rule's that requires the result there.
+				return model.Part{}, w.missingResult(rec, callID, fmt.Sprintf("model call %d received a result for %s over the wire, but turn %d added none to its messages (messages: %s)", call, callID, rec.N, summarize(rec.Response.Messages)))
 			}
 		}
 	}
@@ -711,22 +787,26 @@ func (t *then) sameResult(_ context.Context, call int, callID string, earlier in
 }
 
 func (t *then) sameDenialText(_ context.Context, call int, a, b string) error {
-	x, err := t.typedResult(call, a)
-	if err != nil {
-		return err
-	}
-	y, err := t.typedResult(call, b)
-	if err != nil {
-		return err
-	}
 	untyped := t.world().info.Features.UntypedResults
-	for _, r := range []model.Part{x, y} {
-		if !untyped && r.Output.Type != model.OutputExecutionDenied {
-			return blocked("model call %d received a %s result for %s, not a denial", call, r.Output.Type, r.ToolCallID)
+	if !untyped {
+		// An untyped target's results have no type to read: only the
+		// text that reaches the model is compared.
+		x, err := t.typedResult(call, a)
+		if err != nil {
+			return err
 		}
-	}
-	if !untyped && x.Output.Reason != y.Output.Reason {
-		return fmt.Errorf("two denials without a reason read differently: %q and %q", x.Output.Reason, y.Output.Reason)
+		y, err := t.typedResult(call, b)
+		if err != nil {
+			return err
+		}
+		for _, r := range []model.Part{x, y} {
+			if r.Output.Type != model.OutputExecutionDenied {
+				return blocked("model call %d received a %s result for %s, not a denial", call, r.Output.Type, r.ToolCallID)
+			}
+		}
+		if x.Output.Reason != y.Output.Reason {
+			return fmt.Errorf("two denials without a reason read differently: %q and %q", x.Output.Reason, y.Output.Reason)
+		}
 	}
 	if t.overWire(call) || untyped {
 		tx, err := t.wireText(call, a)
@@ -802,12 +882,19 @@ func (t *then) turnAddedOne(_ context.Context, ids string) error {
 		return err
 	}
 	ix := model.IndexOf(last.Response.Messages)
+	var missing error
 	for _, id := range parseIDs(ids) {
-		if n := len(ix.Results[id]); n != 1 {
+		switch n := len(ix.Results[id]); n {
+		case 1:
+		case 0:
+			if missing == nil {
+				missing = t.world().missingResult(last, id, fmt.Sprintf("turn %d added no result for %s, want exactly one (messages: %s)", last.N, id, summarize(last.Response.Messages)))
+			}
+		default:
 			return fmt.Errorf("the turn added %d result(s) for %s, want exactly one (messages: %s)", n, id, summarize(last.Response.Messages))
 		}
 	}
-	return nil
+	return missing
 }
 
 func (t *then) turnHoldsNoResult(_ context.Context, callID string) error {
@@ -848,8 +935,10 @@ func (t *then) streamResultsMatch(_ context.Context) error {
 			got = append(got, *ev.Part)
 		}
 	}
-	if len(want) == 0 {
-		return fmt.Errorf("the turn's messages hold no result to compare (messages: %s)", summarize(last.Response.Messages))
+	if len(want) == 0 && len(got) == 0 {
+		// Nothing to compare; a result the turn should have added is the
+		// rule's that requires it (PRE-01, PRE-02), judged by its own steps.
+		return blocked("turn %d added no result and its stream carried no result event: nothing to compare (messages: %s)", last.N, summarize(last.Response.Messages))
 	}
 	if len(got) != len(want) {
 		return fmt.Errorf("the stream carried %d result event(s) (%s), the turn's messages hold %d result(s) (%s)", len(got), resultIDs(got), len(want), resultIDs(want))
@@ -1070,12 +1159,16 @@ func (t *then) resolvedOnceOrRefused(_ context.Context, callID string) error {
 		return fmt.Errorf("the turn added %d result(s) for %s, want exactly one (messages: %s)", n, callID, summarize(last.Response.Messages))
 	}
 	if last.FirstModelCall <= last.LastModelCall {
-		res, err := t.results(last.FirstModelCall, callID)
+		call, ok := w.scenarioNumber(last.FirstModelCall)
+		if !ok {
+			return blocked("the first model call of turn %d was not scripted", last.N)
+		}
+		res, err := t.results(call, callID)
 		if err != nil {
 			return err
 		}
 		if len(res) != 1 {
-			return fmt.Errorf("model call %d received %d result(s) for %s, want exactly one", last.FirstModelCall, len(res), callID)
+			return fmt.Errorf("model call %d received %d result(s) for %s, want exactly one", call, len(res), callID)
 		}
 	}
 	return nil
@@ -1126,12 +1219,16 @@ func (t *then) failedAsDeclared(ctx context.Context, callID, text string) error 
 	// The prompt first: a failing tool with no result leaves a dangling
 	// call there, which is this rule's failure (not only WIRE-01's). The
 	// tool's own message is not required: an SDK may hide it.
-	res, err := t.typedResult(last.FirstModelCall, callID)
+	call, ok := w.scenarioNumber(last.FirstModelCall)
+	if !ok {
+		return blocked("the first model call of turn %d was not scripted", last.N)
+	}
+	res, err := t.typedResult(call, callID)
 	if err != nil {
 		return err
 	}
 	if !w.info.Features.UntypedResults && (!res.Output.IsFailure() || res.Output.Type == model.OutputExecutionDenied) {
-		return fmt.Errorf("model call %d received a %s result for the failed call %s, want an error result", last.FirstModelCall, res.Output.Type, callID)
+		return fmt.Errorf("model call %d received a %s result for the failed call %s, want an error result", call, res.Output.Type, callID)
 	}
 	turn, err := w.lastOK()
 	if err != nil {

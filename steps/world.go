@@ -482,10 +482,25 @@ func (w *world) modelCall(n int) (simulator.Entry, error) {
 	if w.sim == nil {
 		return simulator.Entry{}, errors.New("the model was never called")
 	}
-	for _, e := range w.sim.Journal() {
-		if e.Call == n {
+	// A scenario numbers model calls by its script: model call n is the one
+	// that got the n-th scripted reply. They coincide unless a call the
+	// script has no reply for (one made too early, or one refused for a
+	// broken provider rule) came first; that call is charged to the rule it
+	// breaks, and does not shift what later assertions read.
+	journal := w.sim.Journal()
+	shifted := false
+	for _, e := range journal {
+		if e.Call < n && e.Turn < 0 {
+			shifted = true
+		}
+	}
+	for _, e := range journal {
+		if (!shifted && e.Call == n) || (shifted && e.Turn == n-1) {
 			return e, nil
 		}
+	}
+	if shifted {
+		return simulator.Entry{}, blocked("the model never got scripted reply %d: an unscripted model call came before it", n)
 	}
 	if last, err := w.last(); err == nil && last.Response != nil && last.Response.Error != nil && last.Response.Error.Code != "Model" && n >= last.FirstModelCall {
 		// The turn was refused before it got that far: nothing reached the
@@ -494,6 +509,31 @@ func (w *world) modelCall(n int) (simulator.Entry, error) {
 		return simulator.Entry{}, &naError{why: fmt.Sprintf("there was no model call %d: turn %d was refused with %s", n, last.N, last.Response.Error.Code)}
 	}
 	return simulator.Entry{}, fmt.Errorf("there was no model call %d (the model was called %d time(s))", n, w.sim.Calls())
+}
+
+// scenarioNumber is the number a scenario gives (see modelCall) to the
+// model call the journal numbers n; false when the scenario cannot name
+// it (an unscripted call after an earlier unscripted one).
+func (w *world) scenarioNumber(n int) (int, bool) {
+	if w.sim == nil {
+		return n, true
+	}
+	shifted, turn := false, -1
+	for _, e := range w.sim.Journal() {
+		if e.Call < n && e.Turn < 0 {
+			shifted = true
+		}
+		if e.Call == n {
+			turn = e.Turn
+		}
+	}
+	switch {
+	case !shifted:
+		return n, true
+	case turn >= 0:
+		return turn + 1, true
+	}
+	return 0, false
 }
 
 // everyRunCounts are the checks whose rules are about duplicate runs
@@ -672,4 +712,53 @@ func orCheck(own, fallback string) string {
 		return own
 	}
 	return fallback
+}
+
+// turnResultRules are the checks whose own rules require the turn's
+// messages to hold exactly one result for a resolved call.
+var turnResultRules = map[string]bool{"PRE-01": true, "PRE-02": true, "PRE-11": true, "REQ-06": true, "PART-01": true, "ERR-02": true}
+
+// resultContentRules are the checks whose rules are about what a result
+// holds (its type, its reason, its form in later turns), not whether it is
+// there: an assertion of theirs that finds no result is blocked, and the
+// absence is charged to the rule that requires the result (resultRule).
+var resultContentRules = map[string]bool{"DEN-01": true, "DEN-02": true, "DEN-03": true}
+
+// resultRule is the check whose rule a missing result for callID in the
+// messages of turn rec breaks: PRE-01 for a call the request approved
+// (its first answer counts), PRE-02 for one it denied, REQ-06 for a call
+// no answer was about.
+func (w *world) resultRule(rec *turnRecord, callID string) string {
+	ix := model.IndexOf(rec.sent)
+	if req, ok := ix.RequestForCall(callID); ok {
+		if locs := ix.Responses[req.ApprovalID]; len(locs) > 0 {
+			if ix.Part(locs[0]).Approved {
+				return "PRE-01"
+			}
+			return "PRE-02"
+		}
+	}
+	return "REQ-06"
+}
+
+// missingResult is what an assertion that needs the result of callID in
+// the messages of turn rec gets when there is none. An assertion of a rule
+// that requires that result fails; any other is blocked, and the absence
+// is charged to the rule that requires it (resultRule).
+func (w *world) missingResult(rec *turnRecord, callID, why string) error {
+	if turnResultRules[w.check] {
+		return errors.New(why)
+	}
+	owner := w.resultRule(rec, callID)
+	return &chargedError{check: owner, why: why, own: blocked("%s: that is %s's rule, charged there", why, owner)}
+}
+
+// turnOf returns the turn in which the journal's model call n was made.
+func (w *world) turnOf(n int) (*turnRecord, bool) {
+	for _, rec := range w.turns {
+		if n >= rec.FirstModelCall && n <= rec.LastModelCall {
+			return rec, true
+		}
+	}
+	return nil, false
 }

@@ -85,13 +85,9 @@ var all = []Mutant{
 		"resolves approvals only after the model was called, which receives a dangling call", "seed 000").
 		also("REQ-06", "the calls of the step have no result in the prompt the model receives").
 		also("PRE-02", "the prompt holds no denial result for the denied call").
-		also("PRE-03", "the call gets its result only after the model call, so the result the rule protects is not where it must be").
 		also("PRE-09", "the batch's results are missing from the prompt").
 		also("PRE-13", "the turn fails on the refused prompt after the approved tools ran: their results are lost").
 		also("PRE-14", "the valid answer's result is missing from the prompt").
-		also("DEN-01", "the prompt holds no denial result to be execution-denied").
-		also("DEN-02", "no denial reaches the model, so neither does its reason").
-		also("DEN-03", "the denial is missing from the prompt of the turn that makes it").
 		also("PART-01", "the calls of the partly denied step have no result in the prompt").
 		also("PART-02", "the skipped calls' results are missing from the prompt").
 		also("ERR-02", "the failed call's error result is missing from the prompt"),
@@ -99,13 +95,9 @@ var all = []Mutant{
 		"runs approved tools first but appends their results only after the model call", "seed 000 Phase 5").
 		also("REQ-06", "the calls of the step have no result in the prompt the model receives").
 		also("PRE-02", "the prompt holds no denial result for the denied call").
-		also("PRE-03", "the call's result comes only after the model call, so the result the rule protects is not where it must be").
 		also("PRE-09", "the batch's results are missing from the prompt").
 		also("PRE-13", "the turn fails on the refused prompt after the approved tools ran: their results are lost").
 		also("PRE-14", "the valid answer's result is missing from the prompt").
-		also("DEN-01", "the prompt holds no denial result to be execution-denied").
-		also("DEN-02", "no denial reaches the model, so neither does its reason").
-		also("DEN-03", "the denial is missing from the prompt of the turn that makes it").
 		also("PART-01", "the calls of the partly denied step have no result in the prompt").
 		also("PART-02", "the skipped calls' results are missing from the prompt").
 		also("WIRE-01", "the approved calls dangle in the prompt, their results appended after it").
@@ -134,13 +126,9 @@ var all = []Mutant{
 		also("REQ-06", "in stream mode the calls of the step have no result in the prompt").
 		also("PRE-01", "in stream mode the approved calls run after the model call").
 		also("PRE-02", "in stream mode the prompt holds no denial result").
-		also("PRE-03", "in stream mode the call's result comes after the model call").
 		also("PRE-09", "in stream mode the batch's results are missing from the prompt").
 		also("PRE-13", "in stream mode the turn fails on the refused prompt after the approved tools ran").
 		also("PRE-14", "in stream mode the valid answer's result is missing from the prompt").
-		also("DEN-01", "in stream mode the prompt holds no denial result").
-		also("DEN-02", "in stream mode no denial reaches the model, nor its reason").
-		also("DEN-03", "in stream mode the denial is missing from the prompt of the turn that makes it").
 		also("PART-01", "in stream mode the calls of the partly denied step have no result in the prompt").
 		also("PART-02", "in stream mode the skipped calls' results are missing from the prompt").
 		also("WIRE-01", "in stream mode the approved calls dangle in the prompt").
@@ -302,6 +290,10 @@ var all = []Mutant{
 		"refuses a whole message because one response in it matches no request, losing the valid answers beside it", "a strict reading of stray responses"),
 	mutant("later-step-runs-unapproved", fault.LaterStepRunsUnapproved, []string{"REQ-01"},
 		"asks approval for a call in the first step of a turn, but runs one made in a later step at once", "neighbour of runs-before-approval"),
+	mutant("denials-missing-from-turn", fault.DenialsMissingFromTurn, []string{"PRE-02"},
+		"gives the model a result for every denied call but leaves the denials out of the turn's messages and its stream", "a UI stream that carries no denial result").
+		also("PART-01", "the denied call of a partly denied step has no result in the turn's messages").
+		also("PRE-11", "when a denial wins over a conflicting approval, the turn's messages hold no result for the call"),
 
 	clientMutant("client-without-continuation-skipped", fault.NoContinuationSkipped, []string{"CHAIN-02", "CHAIN-03"},
 		"the pre-fix client of seed 002: an approval given while the continuation stream runs is swallowed", "seed 002"),

@@ -61,6 +61,7 @@ const (
 	PolicyWithoutMessages
 	LaterStepRunsUnapproved
 	StrayResponseBlocks
+	DenialsMissingFromTurn
 
 	// Faults of the chat client.
 	NoContinuationSkipped
