@@ -29,7 +29,7 @@ func (e *Expect) check(req *llm.Request, lossy bool) (fails, blocked []Problem) 
 		c := e.resultChecks(want)
 		res, ok := ix.Result(want.ToolCallID)
 		if !ok {
-			out = append(out, Problem{Check: c.present, Detail: fmt.Sprintf("expected a result for %s in the prompt, found none", want.ToolCallID)})
+			out = append(out, Problem{Check: c.present, ToolCallID: want.ToolCallID, Detail: fmt.Sprintf("expected a result for %s in the prompt, found none", want.ToolCallID)})
 			if want.Type != "" && c.typ != c.present {
 				blocked = append(blocked, Problem{Check: c.typ, Detail: fmt.Sprintf("the type of the result for %s: the prompt holds no result for it", want.ToolCallID)})
 			}

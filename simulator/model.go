@@ -78,8 +78,12 @@ type Problem struct {
 	// Check is the check id to blame, or "" for a script problem.
 	Check string `json:"check,omitempty"`
 	// Call is the call number the problem arose in, or 0.
-	Call   int    `json:"call,omitempty"`
-	Detail string `json:"detail"`
+	Call int `json:"call,omitempty"`
+	// ToolCallID is the call whose expected result the prompt lacks, for
+	// that problem only: the expectation presupposes the call is in the
+	// conversation, which the caller may know better.
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Detail     string `json:"detail"`
 }
 
 func (p Problem) String() string {

@@ -9,6 +9,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/simulator"
 )
@@ -153,6 +154,10 @@ func (w *world) drainAt(final bool) {
 		for _, p := range problems[min(w.seenProblems, len(problems)):] {
 			if p.Check == "" {
 				w.notes = append(w.notes, p.String())
+				continue
+			}
+			if why, ok := w.neverInConversation(p); ok {
+				w.record(p.Check, report.OutcomeBlocked, why)
 				continue
 			}
 			w.record(p.Check, report.OutcomeFail, p.String())
@@ -313,4 +318,34 @@ func (w *world) firstFailure() (finding, bool) {
 // describe renders a finding for a message.
 func (f finding) describe() string {
 	return f.check + ": " + strings.TrimPrefix(f.message, f.check+": ")
+}
+
+// neverInConversation reports whether a result the script expected in a
+// prompt is for a call the conversation never held: not in the history the
+// harness sent with the turn, and not made by a model reply earlier in that
+// turn. The expectation presupposes the call; when an earlier turn that
+// was to return it failed or left it out (charged to that turn's rules),
+// the expectation is blocked, not failed.
+func (w *world) neverInConversation(p simulator.Problem) (string, bool) {
+	if p.ToolCallID == "" || p.Call == 0 {
+		return "", false
+	}
+	rec, ok := w.turnOf(p.Call)
+	if !ok || rec.sent == nil {
+		return "", false
+	}
+	if _, ok := model.IndexOf(rec.sent).Calls[p.ToolCallID]; ok {
+		return "", false
+	}
+	for _, e := range w.sim.Journal() {
+		if e.Call < rec.FirstModelCall || e.Call >= p.Call || e.Reply == nil {
+			continue
+		}
+		for _, c := range e.Reply.ToolCalls {
+			if c.ID == p.ToolCallID {
+				return "", false
+			}
+		}
+	}
+	return fmt.Sprintf("model call %d: the script expects a result for %s, but the conversation sent in turn %d never held that call (an earlier turn that was to return it failed or left it out, which that turn's rules judge)", p.Call, p.ToolCallID, rec.N), true
 }

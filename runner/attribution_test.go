@@ -1,0 +1,64 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/approval-conformance-kit/ack/reference"
+	"github.com/approval-conformance-kit/ack/report"
+	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/inprocess"
+)
+
+// stepLimitFails is the reference, except that the first turn of a
+// conversation run with a step limit fails after its model calls (as an SDK
+// that throws when its loop reaches the limit): the calls the model made
+// never reach the conversation.
+type stepLimitFails struct {
+	*inprocess.Target
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (s *stepLimitFails) Agent() target.Agent { return s }
+
+func (s *stepLimitFails) Turn(ctx context.Context, req *target.TurnRequest) (*target.TurnResponse, error) {
+	s.mu.Lock()
+	first := !s.seen[req.Conversation]
+	s.seen[req.Conversation] = true
+	s.mu.Unlock()
+	resp, err := s.Target.Agent().Turn(ctx, req)
+	if err == nil && first && req.Options.MaxSteps > 0 {
+		return &target.TurnResponse{Error: &target.TurnError{Code: "Other", Message: "the step limit was reached"}}, nil
+	}
+	return resp, err
+}
+
+// A result the script expects in a later turn's prompt, for a call that an
+// earlier failed turn never returned, is blocked: the failure is the
+// earlier turn's (REQ-06), not the later prompt's (WIRE-01).
+func TestExpectedResultOfACallNeverReturnedIsBlocked(t *testing.T) {
+	tgt := &stepLimitFails{Target: inprocess.New(reference.New(), "reference"), seen: map[string]bool{}}
+	run, err := Run(context.Background(), Options{Target: tgt, NoFeatures: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range run.Scenarios {
+		if !strings.Contains(s.ID, "step-limit-reached") {
+			continue
+		}
+		found = true
+		if v := s.CheckVerdicts["REQ-06"]; v != report.Fail {
+			t.Errorf("%s: REQ-06 %s, want fail (the turn that reached its limit failed)", s.ID, v)
+		}
+		if v := s.CheckVerdicts["WIRE-01"]; v == report.Fail {
+			t.Errorf("%s: WIRE-01 failed, but the prompt it judged holds no call without its result: %s", s.ID, s.Message)
+		}
+	}
+	if !found {
+		t.Fatal("no step-limit-reached scenario ran")
+	}
+}
