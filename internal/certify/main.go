@@ -51,7 +51,7 @@ func main() {
 }
 
 type options struct {
-	manifest, adapters, out, readme string
+	manifest, adapters, out, readme, keep string
 	check, ciOnly, readmeOnly       bool
 	timeout                         time.Duration
 	names                           []string
@@ -65,6 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.adapters, "adapters", "adapters", "the adapters' folder (each adapter's certify.sh)")
 	fs.StringVar(&o.out, "out", "reports/certified", "where each certification's folder is published")
 	fs.StringVar(&o.readme, "readme", "reports/README.md", "the table of every certification, rewritten after a publishing run")
+	fs.StringVar(&o.keep, "keep", "reports/certify-check", "with --check: where the report of a run that fails its check is kept (DIR/<certification>/), for a look at its evidence")
 	fs.BoolVar(&o.check, "check", false, "publish nothing: fail unless each run holds its baseline and gives the committed report's verdicts (CI)")
 	fs.BoolVar(&o.ciOnly, "ci", false, "only the certifications the manifest marks ci: true")
 	fs.BoolVar(&o.readmeOnly, "readme-only", false, "only rewrite the table from the committed reports")
@@ -139,11 +140,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 // certify runs one certification. It returns what is wrong with it (a
 // baseline that does not hold, verdicts that drifted from the committed
 // report), or an error when it could not be run at all.
-func certify(ctx context.Context, o options, c Certification, stdout, stderr io.Writer) ([]string, error) {
+func certify(ctx context.Context, o options, c Certification, stdout, stderr io.Writer) (problems []string, err error) {
 	dir := filepath.Join(o.out, c.ID())
 	baseline := filepath.Join(dir, baselineFile)
 	hasBaseline := fileExists(baseline)
-	var problems []string
 	if !hasBaseline {
 		if o.check {
 			return nil, fmt.Errorf("%s: missing: a certification CI runs is held to its baseline", baseline)
@@ -200,6 +200,15 @@ func certify(ctx context.Context, o options, c Certification, stdout, stderr io.
 		if err != nil {
 			return nil, fmt.Errorf("the committed report: %w", err)
 		}
+		defer func() {
+			if len(problems) == 0 || o.keep == "" {
+				return
+			}
+			kept := filepath.Join(o.keep, c.ID())
+			if err := os.RemoveAll(kept); err == nil && publish(filepath.Dir(found[0]), kept) == nil {
+				problems = append(problems, "the run's report is kept in "+kept)
+			}
+		}()
 		if d := Drift(committed, fresh); len(d) > 0 {
 			problems = append(problems, fmt.Sprintf("the verdicts differ from the committed %s (run make certify and trace each change in FINDINGS.md):", filepath.Join(dir, "report.json")))
 			for i, line := range d {

@@ -234,7 +234,8 @@ func TestRunPublishesThenChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, readme := filepath.Join(root, "certified"), filepath.Join(root, "README.md")
-	args := []string{"--manifest", manifest, "--adapters", adapters, "--out", out, "--readme", readme}
+	keep := filepath.Join(root, "kept")
+	args := []string{"--manifest", manifest, "--adapters", adapters, "--out", out, "--readme", readme, "--keep", keep}
 	var stdout, stderr bytes.Buffer
 
 	// A first run publishes both; without baselines it fails.
@@ -297,6 +298,12 @@ func TestRunPublishesThenChecks(t *testing.T) {
 	stdout.Reset()
 	if code := run(append(args, "--check", "fake@2.0.0"), &stdout, &stderr); code != 1 || !strings.Contains(stdout.String(), "check PRE-02: pass, was fail") {
 		t.Errorf("check of drifted verdicts: exit %d, want 1 naming the drift:\n%s", code, &stdout)
+	}
+	if !fileExists(filepath.Join(keep, "fake@2.0.0", "report.json")) || !strings.Contains(stdout.String(), "kept in "+filepath.Join(keep, "fake@2.0.0")) {
+		t.Errorf("the report of a run that failed its check is not kept in %s:\n%s", keep, &stdout)
+	}
+	if fileExists(filepath.Join(keep, "fake@1.0.0")) {
+		t.Error("a report kept for a run never checked")
 	}
 	before, _ := os.ReadFile(readme)
 	if err := os.WriteFile(readme, []byte("stale"), 0o644); err != nil {
