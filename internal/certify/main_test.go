@@ -284,6 +284,15 @@ func TestRunPublishesThenChecks(t *testing.T) {
 	if !fileExists(findings) || !fileExists(base) {
 		t.Error("publishing removed a hand-written file")
 	}
+	// 2.0.0 held its (empty) baseline with the committed verdicts: its
+	// folder was left as it was, unless --force.
+	if !strings.Contains(stdout.String(), "fake@2.0.0: the verdicts are those of the committed report; left as it is") {
+		t.Errorf("an unchanged certification was published again:\n%s", &stdout)
+	}
+	stdout.Reset()
+	if code := run(append(args, "--force", "fake@2.0.0"), &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "published "+filepath.Join(out, "fake@2.0.0")) {
+		t.Errorf("--force: exit %d, want the folder published:\n%s", code, &stdout)
+	}
 
 	// --check: the committed verdicts hold for 2.0.0; 1.0.0's run now
 	// gives other verdicts than its committed report (its version folder
