@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/target"
@@ -60,5 +62,61 @@ func TestExpectedResultOfACallNeverReturnedIsBlocked(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("no step-limit-reached scenario ran")
+	}
+}
+
+// callsEarly is the reference, except that a turn that answers some
+// pending approvals and leaves others unanswered first calls the model with
+// the user's messages alone (as a client that sends while an approval
+// waits): a model call the script has no reply for.
+type callsEarly struct{ *inprocess.Target }
+
+func (c callsEarly) Agent() target.Agent { return c }
+
+func (c callsEarly) Turn(ctx context.Context, req *target.TurnRequest) (*target.TurnResponse, error) {
+	msgs, err := model.DecodeMessages(req.Messages)
+	if err != nil {
+		return nil, err
+	}
+	ix := model.IndexOf(msgs)
+	if len(ix.ResponseOrder) > 0 && len(ix.Responses) < len(ix.RequestOrder) {
+		var users []model.Message
+		for _, m := range msgs {
+			if m.Role == model.RoleUser {
+				users = append(users, m)
+			}
+		}
+		if _, err := req.Model.Local.Generate(ctx, &llm.Request{Messages: users}); err != nil {
+			return nil, err
+		}
+	}
+	return c.Target.Agent().Turn(ctx, req)
+}
+
+// A model call the script has no reply for (made while an approval is
+// pending, charged to REQ-03) does not shift the calls a scenario names:
+// "model call 2" stays the call that got the second scripted reply.
+func TestUnscriptedModelCallDoesNotShiftNumbering(t *testing.T) {
+	tgt := callsEarly{inprocess.New(reference.New(), "reference")}
+	defer tgt.Close()
+	run, err := Run(context.Background(), Options{Target: tgt, NoScenarios: true, Paths: []string{"pre_resolution.feature"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range run.Scenarios {
+		if !strings.Contains(s.Name, "only some of the pending approvals answered") {
+			continue
+		}
+		found = true
+		if v := s.CheckVerdicts["REQ-03"]; v != report.Fail {
+			t.Errorf("%s: REQ-03 %s, want fail (the model was called while an approval was pending): %v", s.ID, v, s.CheckVerdicts)
+		}
+		if v := s.CheckVerdicts["PRE-09"]; v != report.Pass {
+			t.Errorf("%s: PRE-09 %s, want pass (the scripted calls hold every result): %s", s.ID, v, s.Message)
+		}
+	}
+	if !found {
+		t.Fatal("the scenario did not run")
 	}
 }

@@ -485,22 +485,31 @@ func (w *world) modelCall(n int) (simulator.Entry, error) {
 	// A scenario numbers model calls by its script: model call n is the one
 	// that got the n-th scripted reply. They coincide unless a call the
 	// script has no reply for (one made too early, or one refused for a
-	// broken provider rule) came first; that call is charged to the rule it
-	// breaks, and does not shift what later assertions read.
+	// broken provider rule) came first or in its place; that call is
+	// charged to the rule it breaks, and does not shift what later
+	// assertions read. An unscripted call is read by its own number when no
+	// scripted call has that number.
 	journal := w.sim.Journal()
+	var byCall, byTurn *simulator.Entry
 	shifted := false
-	for _, e := range journal {
+	for i, e := range journal {
 		if e.Call < n && e.Turn < 0 {
 			shifted = true
 		}
-	}
-	for _, e := range journal {
-		if (!shifted && e.Call == n) || (shifted && e.Turn == n-1) {
-			return e, nil
+		if e.Call == n {
+			byCall = &journal[i]
+		}
+		if e.Turn == n-1 {
+			byTurn = &journal[i]
 		}
 	}
-	if shifted {
+	switch {
+	case byTurn != nil && (shifted || byCall == nil || byCall.Turn < 0):
+		return *byTurn, nil
+	case shifted:
 		return simulator.Entry{}, blocked("the model never got scripted reply %d: an unscripted model call came before it", n)
+	case byCall != nil:
+		return *byCall, nil
 	}
 	if last, err := w.last(); err == nil && last.Response != nil && last.Response.Error != nil && last.Response.Error.Code != "Model" && n >= last.FirstModelCall {
 		// The turn was refused before it got that far: nothing reached the
@@ -513,27 +522,21 @@ func (w *world) modelCall(n int) (simulator.Entry, error) {
 
 // scenarioNumber is the number a scenario gives (see modelCall) to the
 // model call the journal numbers n; false when the scenario cannot name
-// it (an unscripted call after an earlier unscripted one).
+// it (an unscripted call whose number a scripted call has taken).
 func (w *world) scenarioNumber(n int) (int, bool) {
 	if w.sim == nil {
 		return n, true
 	}
-	shifted, turn := false, -1
+	m := n
 	for _, e := range w.sim.Journal() {
-		if e.Call < n && e.Turn < 0 {
-			shifted = true
-		}
-		if e.Call == n {
-			turn = e.Turn
+		if e.Call == n && e.Turn >= 0 {
+			m = e.Turn + 1
 		}
 	}
-	switch {
-	case !shifted:
-		return n, true
-	case turn >= 0:
-		return turn + 1, true
+	if e, err := w.modelCall(m); err != nil || e.Call != n {
+		return 0, false
 	}
-	return 0, false
+	return m, true
 }
 
 // everyRunCounts are the checks whose rules are about duplicate runs
