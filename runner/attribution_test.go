@@ -120,3 +120,54 @@ func TestUnscriptedModelCallDoesNotShiftNumbering(t *testing.T) {
 		t.Fatal("the scenario did not run")
 	}
 }
+
+// failsClosedAtOnce is the reference, except that a turn with a dynamic
+// policy calls the model, then fails closed at once, before asking any
+// call's policy (as a runtime that evaluates a step's policies concurrently
+// and ends the turn on the first that throws).
+type failsClosedAtOnce struct{ *inprocess.Target }
+
+func (f failsClosedAtOnce) Agent() target.Agent { return f }
+
+func (f failsClosedAtOnce) Turn(ctx context.Context, req *target.TurnRequest) (*target.TurnResponse, error) {
+	dynamic := false
+	for _, tool := range req.Tools {
+		dynamic = dynamic || tool.Approval == target.ApprovalDynamic
+	}
+	if !dynamic {
+		return f.Target.Agent().Turn(ctx, req)
+	}
+	msgs, err := model.DecodeMessages(req.Messages)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := req.Model.Local.Generate(ctx, &llm.Request{Messages: msgs}); err != nil {
+		return nil, err
+	}
+	return &target.TurnResponse{Error: &target.TurnError{Code: "Other", Message: "a tool's approval policy threw"}}, nil
+}
+
+// A policy the runtime never reached because the turn had already failed
+// closed is not a REQ-04 failure (nothing was evaluated with the wrong
+// input): the assertion is blocked.
+func TestPolicyNotReachedInAFailedTurnIsBlocked(t *testing.T) {
+	tgt := failsClosedAtOnce{inprocess.New(reference.New(), "reference")}
+	defer tgt.Close()
+	run, err := Run(context.Background(), Options{Target: tgt, NoFeatures: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range run.Scenarios {
+		if !strings.Contains(s.ID, "panicking-policy-never-runs") {
+			continue
+		}
+		found = true
+		if v := s.CheckVerdicts["REQ-04"]; v == report.Fail {
+			t.Errorf("%s: REQ-04 failed for a policy the failed turn never reached: %s", s.ID, s.Message)
+		}
+	}
+	if !found {
+		t.Fatal("the scenario did not run")
+	}
+}

@@ -63,3 +63,28 @@ func TestMissingResultOwner(t *testing.T) {
 		t.Fatalf("DEN-01's assertion on a call nobody answered: got %#v, want it charged to REQ-06", err)
 	}
 }
+
+// A missing result is charged by the answer the request gave, read even
+// from a message the strict decoder refuses (an unknown field on purpose).
+func TestResultRuleReadsTheAnswerLeniently(t *testing.T) {
+	conv := `[
+	  {"role":"user","content":[{"type":"text","text":"delete /a and /b"}]},
+	  {"role":"assistant","content":[
+	    {"type":"tool-call","toolCallId":"call_1","toolName":"deleteFile","input":{"path":"/a"}},
+	    {"type":"tool-call","toolCallId":"call_2","toolName":"deleteFile","input":{"path":"/b"}},
+	    {"type":"tool-call","toolCallId":"call_3","toolName":"deleteFile","input":{"path":"/c"}},
+	    {"type":"tool-approval-request","approvalId":"a1","toolCallId":"call_1"},
+	    {"type":"tool-approval-request","approvalId":"a2","toolCallId":"call_2"},
+	    {"type":"tool-approval-request","approvalId":"a3","toolCallId":"call_3"}]},
+	  {"role":"tool","content":[
+	    {"type":"tool-approval-response","approvalId":"a1","approved":false,"override":true},
+	    {"type":"tool-approval-response","approvalId":"a2","approved":true}]}
+	]`
+	w := &world{}
+	rec := &turnRecord{N: 2, Request: []byte(conv)}
+	for call, want := range map[string]string{"call_1": "PRE-02", "call_2": "PRE-01", "call_3": "REQ-06"} {
+		if got := w.resultRule(rec, call); got != want {
+			t.Errorf("resultRule(%s) = %s, want %s", call, got, want)
+		}
+	}
+}

@@ -1021,6 +1021,16 @@ func (t *then) policyAskedWithInput(_ context.Context, callID string) error {
 		}
 	}
 	if len(asked) == 0 {
+		for _, rec := range w.turns {
+			for _, c := range w.callsMadeIn(rec) {
+				if c.ID == callID && rec.Response != nil && rec.Response.Error != nil {
+					// A runtime that evaluates a step's policies at once
+					// may end the turn (failing closed on another call's
+					// policy) before it reaches this one.
+					return blocked("the policy was never asked for %s: turn %d failed (%s) before it was", callID, rec.N, rec.Response.Error.Code)
+				}
+			}
+		}
 		return fmt.Errorf("the policy was never asked for %s", callID)
 	}
 	// The call as the model made it (the target's own messages may be

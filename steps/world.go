@@ -732,16 +732,51 @@ var resultContentRules = map[string]bool{"DEN-01": true, "DEN-02": true, "DEN-03
 // (its first answer counts), PRE-02 for one it denied, REQ-06 for a call
 // no answer was about.
 func (w *world) resultRule(rec *turnRecord, callID string) string {
-	ix := model.IndexOf(rec.sent)
-	if req, ok := ix.RequestForCall(callID); ok {
-		if locs := ix.Responses[req.ApprovalID]; len(locs) > 0 {
-			if ix.Part(locs[0]).Approved {
-				return "PRE-01"
-			}
-			return "PRE-02"
+	approved, found := answerOf(rec.Request, callID)
+	switch {
+	case !found:
+		return "REQ-06"
+	case approved:
+		return "PRE-01"
+	}
+	return "PRE-02"
+}
+
+// answerOf finds the first answer to callID's approval in a conversation,
+// read leniently: a message the strict decoder refuses (an unknown field,
+// on purpose) still says what it answers.
+func answerOf(raw json.RawMessage, callID string) (approved, found bool) {
+	var msgs []struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(raw, &msgs) != nil {
+		return false, false
+	}
+	type part struct {
+		Type       string `json:"type"`
+		ToolCallID string `json:"toolCallId"`
+		ApprovalID string `json:"approvalId"`
+		Approved   bool   `json:"approved"`
+	}
+	var parts []part
+	for _, m := range msgs {
+		var ps []part
+		if json.Unmarshal(m.Content, &ps) == nil {
+			parts = append(parts, ps...)
 		}
 	}
-	return "REQ-06"
+	asks := map[string]bool{}
+	for _, p := range parts {
+		if p.Type == string(model.PartToolApprovalRequest) && p.ToolCallID == callID {
+			asks[p.ApprovalID] = true
+		}
+	}
+	for _, p := range parts {
+		if p.Type == string(model.PartToolApprovalResponse) && asks[p.ApprovalID] {
+			return p.Approved, true
+		}
+	}
+	return false, false
 }
 
 // missingResult is what an assertion that needs the result of callID in
