@@ -146,7 +146,7 @@ func (r *run) indexTools() error {
 		r.tools[t.Name] = t
 		r.toolNames = append(r.toolNames, t.Name)
 		if len(t.InputSchema) > 0 {
-			s, err := jsonschema.Compile(t.InputSchema)
+			s, err := compileSchema(t.InputSchema)
 			if err != nil {
 				return &Error{Code: Other, Message: fmt.Sprintf("tool %q: input schema: %v", t.Name, err), Err: err}
 			}
