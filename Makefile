@@ -50,15 +50,16 @@ mutation:
 # with its goroutines' stacks instead of holding it (go test's own default,
 # 10 minutes, is shorter than a loaded 2-core machine needs for some runs).
 TEST_TIMEOUT ?= 15m
-# The mutation tests run the suite once per mutant (TestMutantsAreCaught:
-# the scenarios of its checks; TestMutantCollateral: all of it);
-# under the race detector they alone take longer than everything else, and
-# the suite machinery they drive is raced by the reference's own runs. They
-# run without it, after the rest.
+# The mutation tests run the suite once per mutant (TestMutantsAreCaught
+# and TestMutantsAreCaughtOverHTTP: the scenarios of its checks;
+# TestMutantCollateral: all of it). They run after the rest, with the race
+# detector too, SWEEP_PARALLEL mutants at once: a suite run mostly waits
+# (slow tools hold each run 25 ms), so more runs than processors fit.
 SWEEPS := ^TestMutant
+SWEEP_PARALLEL ?= 8
 
 ## test: formatting, vet, and every test with the race detector (the mutation
-## sweeps without it); skipped tests are listed at the end with their reasons
+## sweeps last); skipped tests are listed at the end with their reasons
 test: fmt-check vet race
 
 fmt-check:
@@ -72,8 +73,8 @@ race:
 	@status=$$(mktemp); \
 	{ echo "== every test, with the race detector (the mutation sweeps after)"; \
 	  $(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -skip '$(SWEEPS)' $(PKGS); echo $$? >> $$status; \
-	  echo "== the mutation sweeps (runner), without the race detector"; \
-	  $(GO) test -json -count=1 -timeout $(TEST_TIMEOUT) -run '$(SWEEPS)' ./runner; echo $$? >> $$status; } \
+	  echo "== the mutation sweeps (runner), with the race detector, $(SWEEP_PARALLEL) mutants at once"; \
+	  $(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -parallel $(SWEEP_PARALLEL) -run '$(SWEEPS)' ./runner; echo $$? >> $$status; } \
 	| $(GO) run ./internal/testsummary; summary=$$?; \
 	failed=$$(grep -cv '^0$$' $$status); rm -f $$status; \
 	[ "$$summary" = 0 ] && [ "$$failed" = 0 ]

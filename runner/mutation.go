@@ -92,8 +92,11 @@ func RunMutants(ctx context.Context, all []mutants.Mutant, newTarget func(mutant
 		}
 		return &Mutation{Results: results}, nil
 	}
-	// Mutants are independent runs: a few at once (each target is its own).
-	workers := min(len(all), max(2, runtime.GOMAXPROCS(0)))
+	// Mutants are independent runs (each target is its own), and a run
+	// spends most of its time waiting (a slow tool holds each of its runs
+	// 25 ms, so that runs that overlap are seen to): several per processor
+	// at once.
+	workers := min(len(all), 4*runtime.GOMAXPROCS(0))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
