@@ -47,8 +47,11 @@ export function makeModel(sdk, endpoint) {
   });
 }
 
-// httpError is an error answer as the SDK's AiError.
-function httpError(sdk, method, status, text) {
+// httpError is an error answer as the SDK's AiError. The HTTP context
+// names the request too: the 4.0 betas require it (HttpContext.request),
+// and an AiError that fails its own schema would hide the answer's status
+// and body behind "Schema validation failed".
+function httpError(sdk, method, url, status, text) {
   const { AiError } = sdk;
   let description = text;
   try {
@@ -60,7 +63,11 @@ function httpError(sdk, method, status, text) {
   return AiError.make({
     module: "AckModel",
     method,
-    reason: AiError.reasonFromHttpStatus({ status, description: `${description} (HTTP ${status}: ${text})`, http: { body: text } }),
+    reason: AiError.reasonFromHttpStatus({
+      status,
+      description: `${description} (HTTP ${status}: ${text})`,
+      http: { request: { method: "POST", url, urlParams: [], headers: {} }, body: text },
+    }),
   });
 }
 
@@ -71,7 +78,7 @@ async function post(sdk, url, body, method, signal) {
     body: JSON.stringify(body),
     signal,
   });
-  if (!res.ok) throw httpError(sdk, method, res.status, await res.text());
+  if (!res.ok) throw httpError(sdk, method, url, res.status, await res.text());
   return res;
 }
 
