@@ -206,7 +206,12 @@ export class Runner {
 
   turnError(e) {
     const { APICallError } = this.sdk;
-    const code = APICallError.isInstance?.(e) || e?.name === "AI_APICallError" ? "Model" : "Other";
+    let code = "Other";
+    if (APICallError.isInstance?.(e) || e?.name === "AI_APICallError") code = "Model";
+    // Mastra's own refusal of a resume whose run is not suspended (it
+    // completed, failed, or never waited): the answer names a run the SDK
+    // does not hold waiting, an answer it refuses.
+    else if (e?.id === "AGENT_RESUME_NO_SNAPSHOT_FOUND") code = "InvalidApproval";
     let message = e instanceof Error ? e.message : typeof e === "string" ? e : JSON.stringify(e);
     if (e?.responseBody) message += ` (status ${e.statusCode}: ${e.responseBody})`;
     return { code, message, sdkError: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
