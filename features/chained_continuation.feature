@@ -32,8 +32,40 @@ Feature: Chained continuation
     Then [CHAIN-01] the client made 2 requests
     And [CHAIN-01] request 2 carries the approval of "call_A"
     And [CHAIN-01] request 2 carries the denial of "call_B"
-    And the tool call "call_A" went through awaiting-input, input-complete, approval-requested, approval-responded and output-available
+    And the tool call "call_A" went through awaiting-input, input-streaming, input-complete, approval-requested, approval-responded and output-available
     And every tool call's state moved forward only
+
+    Examples:
+      | protocol          |
+      | ag-ui             |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-01 @REQ-07
+  Scenario Outline: the client continues once when the calls are answered last first, after text (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         | text                       |
+      | text     |        |            |               | I will delete a, then b.   |
+      | call     | call_A | deleteFile | {"path":"/a"} |                            |
+      | approval | call_A | deleteFile | {"path":"/a"} |                            |
+      | call     | call_B | deleteFile | {"path":"/b"} |                            |
+      | approval | call_B | deleteFile | {"path":"/b"} |                            |
+    When the user sends "delete a and b" in the client
+    Then [REQ-07] the client shows an approval request for "call_A"
+    And [REQ-07] the client shows an approval request for "call_B"
+    When the user approves "call_B" in the client
+    Then [CHAIN-01] the client made 1 request
+    Given the chat server answers with:
+      | event  | call   | tool       | text              |
+      | result | call_A | deleteFile |                   |
+      | result | call_B | deleteFile |                   |
+      | text   |        |            | Deleted a and b.  |
+    When the user approves "call_A" in the client
+    Then [CHAIN-01] the client made 2 requests
+    And [CHAIN-01] request 2 carries the approval of "call_A"
+    And [CHAIN-01] request 2 carries the approval of "call_B"
 
     Examples:
       | protocol          |
@@ -56,6 +88,30 @@ Feature: Chained continuation
     When the user approves "call_A" in the client
     Then [CHAIN-01] the client made 1 request
     Given the chat server answers with the text "Deleted a; red it is."
+    When the client's tool returns {"color":"red"} for "call_C"
+    Then [CHAIN-01] the client made 2 requests
+    And [CHAIN-01] request 2 carries the approval of "call_A"
+
+    Examples:
+      | protocol          |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-01 @REQ-07
+  Scenario Outline: the client does not continue while a client-side call before the approval waits for its output (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the client runs a tool "pickColor" itself
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_C | pickColor  | {}            |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+    When the user sends "pick a colour and delete a" in the client
+    Then [REQ-07] the client shows an approval request for "call_A"
+    When the user approves "call_A" in the client
+    Then [CHAIN-01] the client made 1 request
+    Given the chat server answers with the text "Red it is; deleted a."
     When the client's tool returns {"color":"red"} for "call_C"
     Then [CHAIN-01] the client made 2 requests
     And [CHAIN-01] request 2 carries the approval of "call_A"
@@ -226,6 +282,32 @@ Feature: Chained continuation
     Examples:
       | protocol          |
       | ag-ui             |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-05 @CHAIN-01 @REQ-07
+  Scenario Outline: a new message after every approval was answered changes no answer (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+    When the user sends "delete a" in the client
+    Then [REQ-07] the client shows an approval request for "call_A"
+    Given the chat server answers with:
+      | event  | call   | tool       | text       |
+      | result | call_A | deleteFile |            |
+      | text   |        |            | Deleted a. |
+    When the user approves "call_A" in the client
+    Then [CHAIN-01] the client made 2 requests
+    Given the chat server answers with the text "You are welcome."
+    When the user sends "thanks" in the client
+    Then [CHAIN-05] the client made 3 requests
+    And [CHAIN-05] request 3 carries the approval of "call_A"
+
+    Examples:
+      | protocol          |
       | ag-ui-legacy      |
       | ui-message-stream |
 

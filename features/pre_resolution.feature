@@ -93,13 +93,13 @@ Feature: Pre-resolution
       | stream   |
 
   @PRE-04 @PRE-12 @PRE-14 @REQ-01
-  Scenario Outline: a response that matches no request never causes a run, and does not block the valid answer beside it (<mode>)
+  Scenario Outline: a response that matches no request never causes a run, and does not block the valid answer beside it (<order>, <mode>)
     Given the agent runs in <mode> mode
     And the model calls "deleteFile" with {"path":"/a"} as "call_1"
     When the user says "delete /a"
     Then [REQ-01] an approval is requested for "call_1"
     Given the model may reply "Deleted /a."
-    When the user approves "call_1" along with the unknown approval "approval_ghost"
+    When the user approves "call_1" <order> the unknown approval "approval_ghost"
     Then [PRE-04] "readFile" has not run
     And [PRE-04] "deleteFile" has not run with {"path":"/b"}
     And [PRE-04] "call_1" has run at most once
@@ -110,9 +110,11 @@ Feature: Pre-resolution
     And [PRE-12] model call 2 did not receive the text "orphan approval"
 
     Examples:
-      | mode     |
-      | generate |
-      | stream   |
+      | order      | mode     |
+      | along with | generate |
+      | along with | stream   |
+      | after      | generate |
+      | after      | stream   |
 
   @PRE-04 @REQ-01
   Scenario Outline: a response whose id is a call id, not an approval id, answers nothing (<mode>)

@@ -117,6 +117,7 @@ func definitions(world func() *world) []stepDef {
 	do(`the user approves and denies "([^"]+)" in one message`, u.conflicting)
 	do(`the user approves "([^"]+)" and denies it in the next message`, u.conflictingAcross)
 	do(`the user approves "([^"]+)" along with the unknown approval "([^"]+)"`, u.withOrphan)
+	do(`the user approves "([^"]+)" after the unknown approval "([^"]+)"`, u.afterOrphan)
 	do(`the user approves "([^"]+)" after an assistant note "([^"]*)"`, u.afterNote)
 	do(`the user approves "([^"]+)" and sends its result (\{.*\}) in the same message`, u.approvesWithResult)
 	do(`the user approves "([^"]+)" and adds "([^"]*)"`, u.approvesAndAdds)

@@ -137,6 +137,17 @@ func (u *user) conflicting(ctx context.Context, callID string) error {
 }
 
 func (u *user) withOrphan(ctx context.Context, callID, ghost string) error {
+	return u.answerBesideOrphan(ctx, callID, ghost, false)
+}
+
+// afterOrphan sends the stray approval first and the call's approval after
+// it, in one message: the neighbour of withOrphan, for runtimes that stop
+// at the first response they cannot match.
+func (u *user) afterOrphan(ctx context.Context, callID, ghost string) error {
+	return u.answerBesideOrphan(ctx, callID, ghost, true)
+}
+
+func (u *user) answerBesideOrphan(ctx context.Context, callID, ghost string, strayFirst bool) error {
 	if err := u.world().requireFeature("freeApprovals", "free-standing approval responses (its answers live on their calls: boundApprovals)"); err != nil {
 		return err
 	}
@@ -151,7 +162,11 @@ func (u *user) withOrphan(ctx context.Context, callID, ghost string) error {
 	if err != nil {
 		return err
 	}
-	return u.world().send(ctx, toolMessage(p, model.ApprovalResponse(ghost, true, "orphan approval")))
+	stray := model.ApprovalResponse(ghost, true, "orphan approval")
+	if strayFirst {
+		return u.world().send(ctx, toolMessage(stray, p))
+	}
+	return u.world().send(ctx, toolMessage(p, stray))
 }
 
 func (u *user) afterNote(ctx context.Context, callID, note string) error {

@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -64,7 +65,13 @@ type mutant struct {
 	Code   string // the line, trimmed
 	Before string // the token mutated
 	After  string // what the mutation made of it
-	Entry  *entry // the equivalence entry that explains it, if any
+	// Mutated is the line as the mutant has it (the printed syntax tree, as
+	// gremlins writes it: grouping made explicit where it changed).
+	Mutated string
+	Entry   *entry // the equivalence entry that explains it, if any
+	// RunHere: gremlins reported the mutant as not covered and
+	// mutationreport ran the suite against it.
+	RunHere bool
 }
 
 func (m *mutant) at() string { return fmt.Sprintf("%s:%d:%d", m.File, m.Line, m.Column) }
@@ -83,6 +90,10 @@ type entry struct {
 	Mutation string `yaml:"mutation"` // gremlins' mutation type
 	Code     string `yaml:"code"`     // the line, trimmed, as it was listed
 	Reason   string `yaml:"reason"`   // why no rule of docs/checks.md tells it from the reference
+	// Gap, instead of a reason: the mutant breaks a rule, but the kit cannot
+	// see it yet; says what keeps it from the suite's view (reported, to be
+	// fixed).
+	Gap string `yaml:"gap"`
 
 	file         string
 	line, column int
@@ -165,6 +176,17 @@ func (s *sources) read(m *mutant) error {
 		return fmt.Errorf("%s: %s does not mutate %q", m.at(), m.Type, tok)
 	}
 	m.Before, m.After = tok.String(), to.String()
+	src, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(m.File)))
+	if err != nil {
+		return err
+	}
+	mutated, err := mutatedSource(src, m)
+	if err != nil {
+		return err
+	}
+	if ml := strings.Split(string(mutated), "\n"); m.Line <= len(ml) {
+		m.Mutated = strings.TrimSpace(ml[m.Line-1])
+	}
 	return nil
 }
 
@@ -231,10 +253,16 @@ func readEquivalent(name string, data []byte) ([]*entry, error) {
 			return nil, fmt.Errorf("%s:%d: %w", name, n.Line, err)
 		}
 		e.fileLine = n.Line
-		for field, v := range map[string]string{"at": e.At, "mutation": e.Mutation, "code": e.Code, "reason": e.Reason} {
+		for field, v := range map[string]string{"at": e.At, "mutation": e.Mutation, "code": e.Code} {
 			if strings.TrimSpace(v) == "" {
 				return nil, fmt.Errorf("%s:%d: %s is missing", name, n.Line, field)
 			}
+		}
+		switch reason, gap := strings.TrimSpace(e.Reason) != "", strings.TrimSpace(e.Gap) != ""; {
+		case !reason && !gap:
+			return nil, fmt.Errorf("%s:%d: reason is missing (why the mutant breaks no rule; or gap: what keeps the kit from seeing it)", name, n.Line)
+		case reason && gap:
+			return nil, fmt.Errorf("%s:%d: reason and gap both given: a mutant is equivalent or a gap, not both", name, n.Line)
 		}
 		if _, ok := replacement[e.Mutation]; !ok {
 			return nil, fmt.Errorf("%s:%d: mutation: unknown mutation type %q", name, n.Line, e.Mutation)
@@ -264,29 +292,53 @@ func mustMarshal(n *yaml.Node) []byte {
 }
 
 // match pairs each survivor with the entry that lists it: same file, same
-// mutation type, same code and column; of several, the one whose line is
-// nearest (code moves when lines are added above it). It returns the
-// survivors no entry explains, and the entries that match no survivor.
+// mutation type, same code and column. An entry at the survivor's line is
+// taken first; then the pairs left go by distance, nearest lines first
+// (code moves when lines are added above it), so that identical lines (a
+// lone `continue`) keep their own entries. It returns the survivors no
+// entry explains, and the entries that match no survivor.
 func match(all []*mutant, entries []*entry) (unexplained []*mutant, stale []*entry) {
+	same := func(e *entry, m *mutant) bool {
+		return !e.used && e.file == m.File && e.Mutation == m.Type && e.Code == m.Code && e.column == m.Column
+	}
 	for _, m := range all {
 		if !m.survived() {
 			continue
 		}
-		var best *entry
 		for _, e := range entries {
-			if e.used || e.file != m.File || e.Mutation != m.Type || e.Code != m.Code || e.column != m.Column {
-				continue
-			}
-			if best == nil || abs(e.line-m.Line) < abs(best.line-m.Line) {
-				best = e
+			if same(e, m) && e.line == m.Line {
+				e.used, m.Entry = true, e
+				break
 			}
 		}
-		if best == nil {
-			unexplained = append(unexplained, m)
+	}
+	// Then the pairs left, nearest lines first.
+	type pair struct {
+		m    *mutant
+		e    *entry
+		dist int
+	}
+	var pairs []pair
+	for _, m := range all {
+		if !m.survived() || m.Entry != nil {
 			continue
 		}
-		best.used = true
-		m.Entry = best
+		for _, e := range entries {
+			if same(e, m) {
+				pairs = append(pairs, pair{m, e, abs(e.line - m.Line)})
+			}
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].dist < pairs[j].dist })
+	for _, p := range pairs {
+		if p.m.Entry == nil && !p.e.used {
+			p.e.used, p.m.Entry = true, p.e
+		}
+	}
+	for _, m := range all {
+		if m.survived() && m.Entry == nil {
+			unexplained = append(unexplained, m)
+		}
 	}
 	for _, e := range entries {
 		if !e.used {
@@ -304,7 +356,7 @@ func abs(n int) int {
 }
 
 // counts tallies the statuses.
-type counts struct{ killed, timedOut, lived, notCovered, notViable int }
+type counts struct{ killed, killedHere, timedOut, lived, notCovered, notViable int }
 
 func tally(all []*mutant) counts {
 	var c counts
@@ -312,6 +364,9 @@ func tally(all []*mutant) counts {
 		switch m.Status {
 		case killed:
 			c.killed++
+			if m.RunHere {
+				c.killedHere++
+			}
 		case timedOut:
 			c.timedOut++
 		case lived:
@@ -344,18 +399,8 @@ func mdText(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 
-// mutated is the mutant's line with the mutation applied.
-func (m *mutant) mutated(line string) string {
-	indent := len(line) - len(strings.TrimLeft(line, " \t"))
-	i := m.Column - 1 - indent
-	if i < 0 || i+len(m.Before) > len(m.Code) || m.Code[i:i+len(m.Before)] != m.Before {
-		return m.Code
-	}
-	return m.Code[:i] + m.After + m.Code[i+len(m.Before):]
-}
-
 // writeReport writes the Markdown report.
-func writeReport(w io.Writer, all []*mutant, src *sources, equivalent string, stale []*entry) error {
+func writeReport(w io.Writer, all []*mutant, src *sources, equivalentFile string, stale []*entry) error {
 	c := tally(all)
 	caught, viable := c.score()
 	var b strings.Builder
@@ -364,17 +409,36 @@ func writeReport(w io.Writer, all []*mutant, src *sources, equivalent string, st
 	b.WriteString("`reference/chatclient/*.go` one token at a time, and the whole conformance suite, in-process,\n")
 	b.WriteString("under both denial policies, judges each mutant (`reference/internal/mutationsuite`). A mutant\n")
 	b.WriteString("is caught when a check fails or warns, a scenario errs, or the suite hangs past gremlins' time\n")
-	b.WriteString("limit; it survives when every scenario passes, or when the suite never runs its line. Each\n")
-	fmt.Fprintf(&b, "survivor is listed in `%s` with the reason it breaks no rule of\n", equivalent)
-	b.WriteString("[checks.md](checks.md), or the suite has a scenario that kills it. How the sweep works and how\n")
-	b.WriteString("to read it: [method.md](method.md#machine-made-mutants).\n\n")
+	b.WriteString("limit; it survives when every scenario passes. Gremlins runs only the mutants on lines its\n")
+	b.WriteString("reading of the suite's coverage marks as run (and a switch's case expressions lie in no covered\n")
+	b.WriteString("block), so the sweep runs the suite against each other mutant that compiles too; one that\n")
+	b.WriteString("survives that is *not covered*: the suite passes and, by the coverage, never runs its line. Each\n")
+	fmt.Fprintf(&b, "survivor is listed in `%s` with the reason it breaks no rule of\n", equivalentFile)
+	b.WriteString("[checks.md](checks.md) or, as a *kit gap*, with what keeps the kit from seeing the rule it\n")
+	b.WriteString("breaks; a mutant a scenario kills is not listed. How the sweep works and how to read it:\n")
+	b.WriteString("[method.md](method.md#machine-made-mutants).\n\n")
 	fmt.Fprintf(&b, "**Mutation score: %d/%d** mutants caught (%.1f%%).\n\n", caught, viable, percent(caught, viable))
 	b.WriteString("| status | mutants |\n|---|---:|\n")
 	fmt.Fprintf(&b, "| killed (a check failed or warned) | %d |\n", c.killed)
+	if c.killedHere > 0 {
+		fmt.Fprintf(&b, "| of which gremlins reported not covered | %d |\n", c.killedHere)
+	}
 	fmt.Fprintf(&b, "| timed out (the suite hung) | %d |\n", c.timedOut)
 	fmt.Fprintf(&b, "| lived (every scenario passed) | %d |\n", c.lived)
-	fmt.Fprintf(&b, "| not covered (the suite never runs the line) | %d |\n", c.notCovered)
+	fmt.Fprintf(&b, "| not covered (the suite passed, and never runs the line) | %d |\n", c.notCovered)
 	fmt.Fprintf(&b, "| not viable (does not compile; not counted) | %d |\n\n", c.notViable)
+
+	var equivalent, gaps int
+	for _, m := range all {
+		switch {
+		case m.Entry == nil:
+		case m.Entry.Gap != "":
+			gaps++
+		default:
+			equivalent++
+		}
+	}
+	fmt.Fprintf(&b, "Of the %d survivors, %d are equivalent (they break no rule) and %d break a rule the kit cannot see yet (kit gaps, each saying what keeps it from the suite's view).\n\n", viable-caught, equivalent, gaps)
 
 	b.WriteString("## By file\n\n| file | caught | survived | not viable |\n|---|---:|---:|---:|\n")
 	type row struct{ caught, survived, notViable int }
@@ -410,17 +474,19 @@ func writeReport(w io.Writer, all []*mutant, src *sources, equivalent string, st
 		}
 		n++
 		why := "**unexplained**: neither listed as equivalent nor killed"
-		if m.Entry != nil {
+		switch {
+		case m.Entry != nil && m.Entry.Gap != "":
+			why = "**kit gap**: " + mdText(m.Entry.Gap)
+		case m.Entry != nil:
 			why = "equivalent: " + mdText(m.Entry.Reason)
 		}
-		line := src.lines[m.File][m.Line-1]
-		fmt.Fprintf(&b, "| `%s` | %s %s→%s | %s | %s | %s | %s |\n", m.at(), m.Type, mdCode(m.Before), mdCode(m.After), mdCode(m.Code), mdCode(m.mutated(line)), strings.ToLower(m.Status), why)
+		fmt.Fprintf(&b, "| `%s` | %s %s→%s | %s | %s | %s | %s |\n", m.at(), m.Type, mdCode(m.Before), mdCode(m.After), mdCode(m.Code), mdCode(m.Mutated), strings.ToLower(m.Status), why)
 	}
 	if n == 0 {
 		b.WriteString("| | | | | | none |\n")
 	}
 	if len(stale) > 0 {
-		fmt.Fprintf(&b, "\n## Stale entries of %s\n\n", equivalent)
+		fmt.Fprintf(&b, "\n## Stale entries of %s\n\n", equivalentFile)
 		b.WriteString("Listed as equivalent, but no surviving mutant matches them (the code moved or changed, or the suite now kills the mutant):\n\n")
 		for _, e := range stale {
 			fmt.Fprintf(&b, "- line %d: `%s` %s %s\n", e.fileLine, e.At, e.Mutation, mdCode(e.Code))
@@ -428,6 +494,20 @@ func writeReport(w io.Writer, all []*mutant, src *sources, equivalent string, st
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// packageDirs are the directories of the mutants' packages.
+func packageDirs(ms []*mutant) []string {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, m := range ms {
+		if d := path.Dir(m.File); !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs)
+	return dirs
 }
 
 func percent(a, b int) float64 {
@@ -449,6 +529,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := fs.String("root", ".", "the module root")
 	equivalent := fs.String("equivalent", "reference/mutation-equivalent.yaml", "the equivalence file")
 	out := fs.String("out", "docs/mutation.md", "the Markdown report to write")
+	runUncovered := fs.Bool("run-uncovered", true, "run the suite against each viable mutant gremlins reports as not covered")
+	timeout := fs.Duration("timeout", 5*time.Minute, "the time limit of each such run")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -465,6 +547,49 @@ func run(args []string, stdout, stderr io.Writer) int {
 	f.Close()
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", *resultsFile, err))
+	}
+	// Gremlins compiles only the mutants the suite reaches: the others are
+	// compiled here, and one that does not compile is not viable.
+	var uncovered []*mutant
+	for _, m := range all {
+		if m.Status == notCovered {
+			uncovered = append(uncovered, m)
+		}
+	}
+	if len(uncovered) > 0 {
+		comp, err := newCompiler(*root, packageDirs(uncovered))
+		if err != nil {
+			return fail(err)
+		}
+		viable := uncovered[:0]
+		for _, m := range uncovered {
+			ok, err := comp.compiles(m)
+			if err != nil {
+				return fail(err)
+			}
+			if !ok {
+				m.Status = notViable
+				continue
+			}
+			viable = append(viable, m)
+		}
+		if *runUncovered && len(viable) > 0 {
+			rn, err := newRunner(*root, *timeout, stderr)
+			if err != nil {
+				return fail(err)
+			}
+			fmt.Fprintf(stderr, "mutationreport: running the suite against the %d viable mutants gremlins reports as not covered\n", len(viable))
+			for i, m := range viable {
+				status, err := rn.run(m)
+				if err != nil {
+					rn.close()
+					return fail(err)
+				}
+				m.Status, m.RunHere = status, true
+				fmt.Fprintf(stderr, "  %d/%d %s %s: %s\n", i+1, len(viable), m.at(), m.Type, strings.ToLower(status))
+			}
+			rn.close()
+		}
 	}
 	data, err := os.ReadFile(*equivalent)
 	if err != nil {

@@ -145,7 +145,8 @@ var all = []Mutant{
 		also("DEN-01", "the denials after the first answer get no denial result").
 		also("PART-01", "the calls answered after the first are left without results").
 		also("PART-02", "approved calls answered after the first never run").
-		also("ERR-02", "the failing call's answer is ignored, so it gets no error result"),
+		also("ERR-02", "the failing call's answer is ignored, so it gets no error result").
+		also("PRE-14", "a stray answer that comes first in its message is the only one read, so the valid answer after it is lost"),
 	mutant("last-assistant-only", fault.LastAssistantOnly, []string{"PRE-10"},
 		"looks for approval requests in the last assistant message only", "seed 001 §2.1"),
 	mutant("double-execution-on-duplicates", fault.DoubleExecuteDuplicates, []string{"PRE-11"},
