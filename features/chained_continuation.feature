@@ -142,6 +142,28 @@ Feature: Chained continuation
       | ui-message-stream |
 
   @CHAIN-02 @CHAIN-01 @REQ-07
+  Scenario Outline: an approval given while the first response is still streaming is acted on when it ends (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with the following, holding the stream open:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+    When the user sends "delete a" in the client
+    Then [REQ-07] the client shows an approval request for "call_A"
+    When the user approves "call_A" in the client
+    Then [CHAIN-01] the client made 1 request
+    Given the chat server answers with the text "Deleted a."
+    When the chat server ends the held stream
+    Then [CHAIN-02] the client made 2 requests
+    And [CHAIN-02] request 2 carries the approval of "call_A"
+
+    Examples:
+      | protocol          |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-02 @CHAIN-01 @REQ-07
   Scenario Outline: an approval given while the continuation stream is open is acted on when it ends (<protocol>)
     Given the client speaks "<protocol>"
     And the client knows a tool "deleteFile" that needs approval
@@ -198,7 +220,7 @@ Feature: Chained continuation
       | protocol |
       | ag-ui    |
 
-  @CHAIN-03 @REQ-07
+  @CHAIN-03 @CHAIN-01 @REQ-07
   Scenario Outline: three chained approvals complete with four requests (<protocol>)
     Given the client speaks "<protocol>"
     And the client knows a tool "deleteFile" that needs approval
@@ -228,6 +250,7 @@ Feature: Chained continuation
     When the user approves "call_C" in the client
     Then [CHAIN-03] the client made 4 requests
     And [CHAIN-03] request 4 carries the approval of "call_C"
+    And [CHAIN-01] no request resumes an interrupt an earlier request resumed
 
     Examples:
       | protocol          |

@@ -54,6 +54,7 @@ Feature: Issuing approval requests
       | call_3 | deleteFile | {"path":"/c"} |
     When the user says "delete /a, /b and /c"
     Then [REQ-01] approvals are requested for "call_1", "call_2" and "call_3"
+    And [REQ-01] the approval request for "call_2" is in the assistant message that holds the call
     And [REQ-01] "deleteFile" has not run
     And every approval id in the conversation is unique
     And every call of the turn has a result or a pending approval

@@ -412,7 +412,11 @@ func (r *run) executeApproved(ctx context.Context, tool Tool, d *decision, runs 
 		}
 		return out
 	}
-	prior, seen, record, err := r.agent.ledger.claim(ctx, d.approvalID)
+	key := d.approvalID
+	if r.agent.faults.Has(fault.LedgerKeyedByAction) {
+		key = d.call.ToolName + "\n" + string(canonicalJSON(d.call.Input)) // the mutant's key: the action, not the approval
+	}
+	prior, seen, record, err := r.agent.ledger.claim(ctx, key)
 	if err != nil {
 		return model.ErrorTextOutput("Error: " + err.Error())
 	}

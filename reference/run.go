@@ -283,6 +283,12 @@ func (r *run) handleCalls(ctx context.Context, prompt []model.Message, resp *llm
 		pl.pending = true
 	}
 	assistant.Content = append(assistant.Content, requests...)
+	if len(requests) > 0 && r.agent.faults.Has(fault.RequestsInOwnMessage) {
+		// The mutant returns the requests in an assistant message of their own.
+		assistant.Content = assistant.Content[:len(assistant.Content)-len(requests)]
+		r.append(assistant)
+		assistant = model.Message{Role: model.RoleAssistant, Content: requests}
+	}
 	r.append(assistant)
 	for _, req := range requests {
 		if err := r.emit(model.PartEvent(req)); err != nil {
@@ -309,6 +315,9 @@ func (r *run) handleCalls(ctx context.Context, prompt []model.Message, resp *llm
 			jobs = append(jobs, job{run: func(ctx context.Context) {
 				for n := 0; n < runs; n++ {
 					outputs[i] = r.execute(ctx, pl.tool, pl.call)
+				}
+				if o := outputs[i]; o != nil && o.Type == model.OutputErrorText && r.agent.faults.Has(fault.DropsFailedFreeCall) {
+					outputs[i] = nil // the mutant reports nothing for a free tool that failed
 				}
 			}})
 			ranLocal = true
@@ -368,6 +377,9 @@ func (r *run) needsApproval(ctx context.Context, tool Tool, call model.Part, pro
 	if r.agent.faults.Has(fault.PolicyWithoutMessages) {
 		msgs = nil
 	}
+	if r.agent.faults.Has(fault.PolicySeesCurrentExchange) {
+		msgs = sinceLastAssistant(msgs)
+	}
 	need, err := safePolicy(ctx, tool.Approval.dynamic, PolicyInput{
 		Call:     Call{ToolName: call.ToolName, ToolCallID: call.ToolCallID, Input: call.Input},
 		Messages: msgs,
@@ -378,6 +390,9 @@ func (r *run) needsApproval(ctx context.Context, tool Tool, call model.Part, pro
 		if errors.As(err, &panicked) && r.agent.faults.Has(fault.PanickingPolicyFailsOpen) {
 			need = false
 		}
+		if r.step > 0 && r.agent.faults.Has(fault.LaterStepPolicyFailsOpen) {
+			need = false
+		}
 	}
 	if r.agent.faults.Has(fault.PolicyCachedPerTool) {
 		if r.policyCache == nil {
@@ -386,6 +401,17 @@ func (r *run) needsApproval(ctx context.Context, tool Tool, call model.Part, pro
 		r.policyCache[tool.Name] = need
 	}
 	return need
+}
+
+// sinceLastAssistant returns the messages after the last assistant message:
+// what a mutant takes for the conversation a policy needs.
+func sinceLastAssistant(msgs []model.Message) []model.Message {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == model.RoleAssistant {
+			return msgs[i+1:]
+		}
+	}
+	return msgs
 }
 
 func safePolicy(ctx context.Context, fn PolicyFunc, in PolicyInput) (need bool, err error) {

@@ -490,6 +490,28 @@ func (c *clientSteps) carriesNone(_ context.Context, n int, callID string) error
 	return nil
 }
 
+// noStaleResume: an answer that travels as a resume entry (AG-UI) resumes
+// its interrupt once; no later request carries it as a resume entry again.
+func (c *clientSteps) noStaleResume(context.Context) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	resumedIn := map[string]int{}
+	for _, r := range cw.conv.Requests() {
+		for _, a := range r.Answers {
+			if a.Via != "resume" {
+				continue
+			}
+			if first, ok := resumedIn[a.ApprovalID]; ok && first != r.N {
+				return fmt.Errorf("request %d resumes the interrupt %s again, which request %d already resumed", r.N, a.ApprovalID, first)
+			}
+			resumedIn[a.ApprovalID] = r.N
+		}
+	}
+	return nil
+}
+
 func (c *clientSteps) clientState(ctx context.Context) (*target.ClientState, error) {
 	cw, err := c.cw()
 	if err != nil {

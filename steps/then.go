@@ -191,6 +191,32 @@ func (t *then) approvalRequested(_ context.Context, ids string) error {
 	return nil
 }
 
+// requestBesideCall: the approval request for a call is in the assistant
+// message that holds the call (REQ-01), not in a message of its own.
+func (t *then) requestBesideCall(_ context.Context, id string) error {
+	last, err := t.world().lastOK()
+	if err != nil {
+		return err
+	}
+	callID := t.world().callIDIn(last.Response.Messages, id)
+	for _, m := range last.Response.Messages {
+		holds := false
+		for _, p := range m.Content {
+			if p.Type == model.PartToolCall && p.ToolCallID == callID {
+				holds = true
+			}
+		}
+		if !holds {
+			continue
+		}
+		if hasRequest([]model.Message{m}, callID) {
+			return nil
+		}
+		return fmt.Errorf("the assistant message that holds %s holds no approval request for it (the turn's messages: %s)", id, summarize(last.Response.Messages))
+	}
+	return fmt.Errorf("the turn's messages hold no call %s (its messages: %s)", id, summarize(last.Response.Messages))
+}
+
 func (t *then) noApprovalRequested(_ context.Context, callID string) error {
 	last, err := t.world().lastOK()
 	if err != nil {
@@ -1228,10 +1254,20 @@ func (t *then) failedAsDeclared(ctx context.Context, callID, text string) error 
 	}
 	// The prompt first: a failing tool with no result leaves a dangling
 	// call there, which is this rule's failure (not only WIRE-01's). The
-	// tool's own message is not required: an SDK may hide it.
-	call, ok := w.scenarioNumber(last.FirstModelCall)
+	// tool's own message is not required: an SDK may hide it. An approved
+	// call's result is in the turn's first prompt; a call the model made
+	// in this turn (one that needed no approval) has it in the prompt of
+	// the model call after the one that made it.
+	first := last.FirstModelCall
+	if made := w.modelCallThatMade(last, callID); made > 0 {
+		if made == last.LastModelCall {
+			return fmt.Errorf("the model was not called after %s failed: its error result never reached the model", callID)
+		}
+		first = made + 1
+	}
+	call, ok := w.scenarioNumber(first)
 	if !ok {
-		return blocked("the first model call of turn %d was not scripted", last.N)
+		return blocked("model call %d of turn %d was not scripted", first, last.N)
 	}
 	res, err := t.typedResult(call, callID)
 	if err != nil {

@@ -709,6 +709,25 @@ func (w *world) callsMadeIn(t *turnRecord) []simulator.ToolCall {
 	return out
 }
 
+// modelCallThatMade returns the model call (journal numbering) of the turn
+// whose reply made the call, or 0 when no model call of the turn made it.
+func (w *world) modelCallThatMade(t *turnRecord, callID string) int {
+	if w.sim == nil {
+		return 0
+	}
+	for _, e := range w.sim.Journal() {
+		if e.Call < t.FirstModelCall || e.Call > t.LastModelCall || e.Reply == nil {
+			continue
+		}
+		for _, c := range e.Reply.ToolCalls {
+			if c.ID == callID {
+				return e.Call
+			}
+		}
+	}
+	return 0
+}
+
 // orCheck is own, or fallback when own is empty.
 func orCheck(own, fallback string) string {
 	if own != "" {

@@ -333,6 +333,15 @@ func (c *Client) shouldAutoSendLocked() bool {
 	if last == nil {
 		return false
 	}
+	if c.faults.Has(fault.ContinuesOnLastCall) {
+		// The mutant takes the calls as answered in order: the last decides.
+		for i := len(last.Parts) - 1; i >= 0; i-- {
+			if p := &last.Parts[i]; p.Type == chat.PartToolCall {
+				return c.complete(p)
+			}
+		}
+		return false
+	}
 	calls := 0
 	for i := range last.Parts {
 		p := &last.Parts[i]
@@ -431,6 +440,17 @@ func (c *Client) runStream(req *chat.Request) {
 	})
 
 	c.mu.Lock()
+	if c.faults.Has(fault.ChecksQueuedBeforeStreamEnds) {
+		// The mutant runs the queued checks while the stream still counts
+		// as loading: they skip, and after a first message nothing re-checks.
+		early := c.postStream
+		c.postStream = nil
+		c.mu.Unlock()
+		for _, a := range early {
+			a()
+		}
+		c.mu.Lock()
+	}
 	c.loading = false
 	if err != nil {
 		c.lastErr = err.Error()
@@ -448,6 +468,9 @@ func (c *Client) runStream(req *chat.Request) {
 // entries for answered interrupts not sent yet.
 func (c *Client) requestLocked() *chat.Request {
 	req := &chat.Request{ThreadID: c.threadID, RunID: "run-" + uuid.NewString(), Messages: chat.Clone(c.messages)}
+	if c.faults.Has(fault.ResendsResumeEntries) {
+		c.sentResume = map[string]bool{} // the mutant forgets which interrupts it resumed
+	}
 	for i := range c.messages {
 		for _, p := range c.messages[i].Parts {
 			a := p.Approval

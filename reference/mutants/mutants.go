@@ -239,7 +239,8 @@ var all = []Mutant{
 		`reads "approved":"yes" as an approval`, "sdk-integration §2.3.12"),
 	mutant("dangling-on-tool-error", fault.DanglingOnToolError, []string{"ERR-02"},
 		"gives a failing tool no result", "seed 000 test 3.7").
-		also("WIRE-01", "the failing call without a result dangles in the next prompt"),
+		also("WIRE-01", "the failing call without a result dangles in the next prompt").
+		also("REQ-06", "a call that needed no approval and failed ends its step with no result: the call is dropped"),
 	mutant("no-signature-check", fault.NoSignatureCheck, []string{"SEC-01"},
 		"honours approval requests it never issued", "Vercel tool-approval-signature").
 		also("SEC-02", "a call whose input was changed after its request is honoured as approved (no signature binds the input)"),
@@ -290,11 +291,23 @@ var all = []Mutant{
 	mutant("stray-response-blocks-answers", fault.StrayResponseBlocks, []string{"PRE-14"},
 		"refuses a whole message because one response in it matches no request, losing the valid answers beside it", "a strict reading of stray responses"),
 	mutant("later-step-runs-unapproved", fault.LaterStepRunsUnapproved, []string{"REQ-01"},
-		"asks approval for a call in the first step of a turn, but runs one made in a later step at once", "neighbour of runs-before-approval"),
+		"asks approval for a call in the first step of a turn, but runs one made in a later step at once", "neighbour of runs-before-approval").
+		also("REQ-05", "a call of a later step whose policy failed is asked about, as failing closed requires, and runs at once all the same"),
 	mutant("denials-missing-from-turn", fault.DenialsMissingFromTurn, []string{"PRE-02"},
 		"gives the model a result for every denied call but leaves the denials out of the turn's messages and its stream", "a UI stream that carries no denial result").
 		also("PART-01", "the denied call of a partly denied step has no result in the turn's messages").
 		also("PRE-11", "when a denial wins over a conflicting approval, the turn's messages hold no result for the call"),
+	mutant("drops-failed-free-call", fault.DropsFailedFreeCall, []string{"REQ-06"},
+		"gives no result to a call that needed no approval when its tool fails (an approved call that fails still gets its error result)", "neighbour of dangling-on-tool-error").
+		also("WIRE-01", "the failed call has no result and dangles in the prompt of the next step"),
+	mutant("ledger-keyed-by-action", fault.LedgerKeyedByAction, []string{"PRE-09"},
+		"keys its record of runs by the tool and input instead of the approval: a second approved call with the same input never runs and gets the first one's output", "idempotency keys derived from the action"),
+	mutant("later-step-policy-fails-open", fault.LaterStepPolicyFailsOpen, []string{"REQ-05"},
+		"fails closed when a policy fails in the first step of a turn, but runs the tool unapproved when it fails in a later step", "neighbour of fail-open-policy"),
+	mutant("policy-sees-current-exchange", fault.PolicySeesCurrentExchange, []string{"REQ-04"},
+		"gives a dynamic policy only the messages after the model's last reply: in a later step it sees a tool result, not the user's request", "neighbour of policy-without-messages"),
+	mutant("requests-in-own-message", fault.RequestsInOwnMessage, []string{"REQ-01"},
+		"returns the approval requests in an assistant message of their own instead of the message that holds the calls", "the messages a turn returns"),
 
 	clientMutant("client-without-continuation-skipped", fault.NoContinuationSkipped, []string{"CHAIN-02", "CHAIN-03"},
 		"the pre-fix client of seed 002: an approval given while the continuation stream runs is swallowed", "seed 002"),
@@ -311,6 +324,12 @@ var all = []Mutant{
 		"moves a tool call back to awaiting-input when a continuation re-sends it", "TanStack AI re-emitted tool calls"),
 	clientMutant("client-duplicates-calls", fault.DuplicateParts, []string{"CHAIN-06"},
 		"adds a second part for a tool call a continuation re-sends", "TanStack AI #532"),
+	clientMutant("client-continues-on-last-call", fault.ContinuesOnLastCall, []string{"CHAIN-01"},
+		"decides to continue on the last tool call of the message alone: answering it first sends the continuation with the first call unanswered", "neighbour of client-continues-after-each-approval"),
+	clientMutant("client-swallows-answer-during-first-stream", fault.ChecksQueuedBeforeStreamEnds, []string{"CHAIN-02"},
+		"runs the checks queued during a stream before the stream counts as ended: an answer given while the first response streams is swallowed", "neighbour of client-without-continuation-skipped"),
+	clientMutant("client-resends-resume-entries", fault.ResendsResumeEntries, []string{"CHAIN-01"},
+		"sends a resume entry for every interrupt ever answered with each request, resuming old interrupts again", "AG-UI interrupts are resumed once"),
 }
 
 // All returns the mutants, sorted by name.

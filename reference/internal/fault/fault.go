@@ -62,6 +62,11 @@ const (
 	LaterStepRunsUnapproved
 	StrayResponseBlocks
 	DenialsMissingFromTurn
+	DropsFailedFreeCall
+	LedgerKeyedByAction
+	LaterStepPolicyFailsOpen
+	PolicySeesCurrentExchange
+	RequestsInOwnMessage
 
 	// Faults of the chat client.
 	NoContinuationSkipped
@@ -71,6 +76,9 @@ const (
 	FilterApprovalEvents
 	StateRegresses
 	DuplicateParts
+	ContinuesOnLastCall
+	ChecksQueuedBeforeStreamEnds
+	ResendsResumeEntries
 	// NeverContinue is a vacuity probe's client: it never sends a
 	// continuation (reference/probes).
 	NeverContinue
@@ -78,16 +86,16 @@ const (
 )
 
 // Set is a set of faults.
-type Set struct{ bits uint64 }
+type Set struct{ bits [2]uint64 }
 
 // There must be room for every fault in a Set.
-var _ = [64 - maxFault]struct{}{}
+var _ = [128 - maxFault]struct{}{}
 
 // Of returns the set holding fs.
 func Of(fs ...Fault) Set {
 	var s Set
 	for _, f := range fs {
-		s.bits |= 1 << uint(f)
+		s.bits[f/64] |= 1 << (uint(f) % 64)
 	}
 	return s
 }
@@ -97,10 +105,12 @@ func (s Set) With(fs ...Fault) Set {
 	return Of(fs...).union(s)
 }
 
-func (s Set) union(t Set) Set { return Set{bits: s.bits | t.bits} }
+func (s Set) union(t Set) Set {
+	return Set{bits: [2]uint64{s.bits[0] | t.bits[0], s.bits[1] | t.bits[1]}}
+}
 
 // Has reports whether f is in the set.
-func (s Set) Has(f Fault) bool { return s.bits&(1<<uint(f)) != 0 }
+func (s Set) Has(f Fault) bool { return s.bits[f/64]&(1<<(uint(f)%64)) != 0 }
 
 // Empty reports whether the set holds no fault.
-func (s Set) Empty() bool { return s.bits == 0 }
+func (s Set) Empty() bool { return s.bits == [2]uint64{} }
