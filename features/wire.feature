@@ -73,7 +73,7 @@ Feature: What reaches the model
     Given the model replies "Done."
     When the user approves "call_1"
     Then [PRE-01] "call_1" has run
-    And [PRE-03] "call_2" has run 1 time
+    And [PRE-03] "call_2" has run at most once
 
     Examples:
       | mode     |

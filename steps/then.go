@@ -22,6 +22,9 @@ func (t *then) finishReason(_ context.Context, want string) error {
 		return err
 	}
 	if got := last.Response.FinishReason; got != want {
+		if late := t.world().askedLate(last.Response.Messages); got == "tool-calls" && len(late) > 0 {
+			return blocked("the turn ended with finish reason %q, want %q: it asks approval for %s, which an earlier turn did not ask (REQ-01's failure, charged there)", got, want, strings.Join(late, ", "))
+		}
 		return fmt.Errorf("the turn ended with finish reason %q, want %q", got, want)
 	}
 	return nil
@@ -183,10 +186,15 @@ func (t *then) approvalRequested(_ context.Context, ids string) error {
 	if err != nil {
 		return err
 	}
+	var missing []string
 	for _, id := range parseIDs(ids) {
 		if !hasRequest(last.Response.Messages, t.world().callIDIn(last.Response.Messages, id)) {
-			return fmt.Errorf("the turn asked no approval for %s (its messages: %s)", id, summarize(last.Response.Messages))
+			missing = append(missing, id)
 		}
+	}
+	if len(missing) > 0 {
+		t.world().markUnasked(last.N, missing)
+		return fmt.Errorf("the turn asked no approval for %s (its messages: %s)", strings.Join(missing, ", "), summarize(last.Response.Messages))
 	}
 	return nil
 }
@@ -244,6 +252,9 @@ func (t *then) uniqueApprovalIDs(_ context.Context) error {
 	if len(seen) < 2 {
 		if last, err := t.world().last(); err == nil && last.Response != nil && last.Response.Error != nil {
 			return blocked("turn %d failed (%s), so the conversation holds %d approval request(s) to compare", last.N, last.Response.Error.Code, len(seen))
+		}
+		if len(t.world().unasked) > 0 {
+			return blocked("the conversation holds %d approval request(s) to compare: approvals were not asked (REQ-01's failure, charged there)", len(seen))
 		}
 		return fmt.Errorf("the conversation holds %d approval request(s); the check needs at least 2", len(seen))
 	}
@@ -382,9 +393,37 @@ func (t *then) eventsInOrder(_ context.Context, list string) error {
 		}
 	}
 	if i < len(want) {
-		return fmt.Errorf("the stream carried %v; want %v in that order", got, want)
+		err := fmt.Errorf("the stream carried %v; want %v in that order", got, want)
+		if unasked := t.world().unaskedIn(last.N); len(unasked) > 0 && inOrder(got, withoutApprovals(want, len(unasked))) {
+			return blocked("%v: the turn asked no approval for %s (REQ-01's failure, charged there), and the stream carries the rest in order", err, strings.Join(unasked, ", "))
+		}
+		return err
 	}
 	return nil
+}
+
+// inOrder reports whether got holds want's items in order, others possibly
+// between them.
+func inOrder(got, want []string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
+
+// withoutApprovals is want without its last n approval-request events.
+func withoutApprovals(want []string, n int) []string {
+	out := append([]string(nil), want...)
+	for i := len(out) - 1; i >= 0 && n > 0; i-- {
+		if out[i] == string(model.EventToolApprovalRequest) {
+			out = append(out[:i], out[i+1:]...)
+			n--
+		}
+	}
+	return out
 }
 
 func (t *then) carriesProviderRequest(_ context.Context, approvalID, callID string) error {
@@ -489,6 +528,9 @@ func (t *then) ranTimes(_ context.Context, what string, n int) error {
 		msg := fmt.Sprintf("%s ran %d time(s), want %d%s", what, len(runs), n, turnsOf(runs))
 		if len(runs) > 0 {
 			msg += ": " + w.answersOf(runs)
+		}
+		if unasked := w.unaskedNotRun(what); len(runs) < n && len(runs)+len(unasked) >= n {
+			return blocked("%s: no approval was asked for %s (REQ-01's failure, charged there)", msg, strings.Join(unasked, ", "))
 		}
 		return errors.New(msg)
 	}

@@ -109,6 +109,11 @@ type world struct {
 	// blocked by it (the cause is charged once, not its symptoms).
 	readTurn    bool
 	failedTurns map[int]bool
+	// unasked holds the calls a turn was to ask approval for and did not
+	// (REQ-01's failure, charged there), by that turn: what a later
+	// assertion reads of them (their answers, results, runs, the turn's
+	// end) was taken away by that failure, and is blocked.
+	unasked map[string]int
 	// check is the check of the assertion under way.
 	check string
 }
@@ -803,6 +808,11 @@ func answerOf(raw json.RawMessage, callID string) (approved, found bool) {
 // that requires that result fails; any other is blocked, and the absence
 // is charged to the rule that requires it (resultRule).
 func (w *world) missingResult(rec *turnRecord, callID, why string) error {
+	if n, ok := w.unasked[callID]; ok {
+		if _, answered := answerOf(rec.Request, callID); !answered {
+			return blocked("%s: turn %d asked no approval for %s (REQ-01's failure, charged there), so no answer could resolve it", why, n, callID)
+		}
+	}
 	if turnResultRules[w.check] {
 		return errors.New(why)
 	}
@@ -818,4 +828,60 @@ func (w *world) turnOf(n int) (*turnRecord, bool) {
 		}
 	}
 	return nil, false
+}
+
+// markUnasked records calls turn n was to ask approval for and did not.
+func (w *world) markUnasked(n int, callIDs []string) {
+	if w.unasked == nil {
+		w.unasked = map[string]int{}
+	}
+	for _, id := range callIDs {
+		if _, seen := w.unasked[id]; !seen {
+			w.unasked[id] = n
+		}
+	}
+}
+
+// askedLate lists the calls of w.unasked whose approval requests a turn's
+// messages hold: the turn asks what an earlier turn should have.
+func (w *world) askedLate(msgs []model.Message) []string {
+	var out []string
+	for id := range w.unasked {
+		if hasRequest(msgs, w.callIDIn(msgs, id)) {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unaskedNotRun lists the calls of w.unasked that name a tool or call
+// what and never ran: runs they would have made were taken away by
+// REQ-01's failure.
+func (w *world) unaskedNotRun(what string) []string {
+	ix := model.IndexOf(w.history)
+	var out []string
+	for id := range w.unasked {
+		call, _ := ix.Call(id)
+		if id != what && call.ToolName != what {
+			continue
+		}
+		if len(w.runsOf(id)) == 0 {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unaskedIn lists the calls turn n was to ask approval for and did not.
+func (w *world) unaskedIn(n int) []string {
+	var out []string
+	for id, turn := range w.unasked {
+		if turn == n {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -201,7 +201,6 @@ var all = []Mutant{
 		"drops the calls that need no approval from a step that also asks for one", "TanStack AI batch gating").
 		also("REQ-04", "the calls the dynamic policy let through are dropped, so its decision is not honoured").
 		also("PRE-01", "the dropped calls are missing from the prompt beside the approved ones, which then stay unresolved").
-		also("PRE-03", "a dropped call never gets its result, so the turn that re-sends approvals is refused").
 		also("PRE-09", "the batch turn is refused over the dropped calls that never got results"),
 	mutant("drops-approval-events", fault.DropApprovalEvents, []string{"REQ-07"},
 		"filters approval-request events out of the stream", "seed 004"),
