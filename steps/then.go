@@ -262,7 +262,9 @@ func (t *then) uniqueApprovalIDs(_ context.Context) error {
 }
 
 // everyCallAccounted: each local call the turn made has a result in the
-// turn or a pending approval request.
+// turn or a pending approval request. A call the turn was to ask approval
+// for and did not is REQ-01's failure, charged there: it is blocked here,
+// unless another call fails too.
 func (t *then) everyCallAccounted(_ context.Context) error {
 	last, err := t.world().lastOK()
 	if err != nil {
@@ -274,6 +276,7 @@ func (t *then) everyCallAccounted(_ context.Context) error {
 	if len(made) == 0 {
 		return blocked("the model made no local tool call in turn %d (it was called %d time(s)), so there is nothing to account for", last.N, last.LastModelCall-last.FirstModelCall+1)
 	}
+	var unasked []string
 	for _, c := range made {
 		id := c.ID
 		if _, in := ix.Call(id); !in {
@@ -282,8 +285,15 @@ func (t *then) everyCallAccounted(_ context.Context) error {
 		_, hasResult := ix.Result(id)
 		_, hasRequest := ix.RequestForCall(id)
 		if !hasResult && !hasRequest {
+			if n, ok := w.unasked[id]; ok && n == last.N {
+				unasked = append(unasked, id)
+				continue
+			}
 			return fmt.Errorf("call %s (%s) ended the turn with neither a result nor a pending approval", id, c.Name)
 		}
+	}
+	if len(unasked) > 0 {
+		return blocked("%s ended the turn with neither a result nor a pending approval: the turn asked no approval for them (REQ-01's failure, charged there)", strings.Join(unasked, ", "))
 	}
 	return nil
 }

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/target"
 )
 
@@ -119,5 +121,48 @@ func TestUnaskedApprovalBlocksNothingElse(t *testing.T) {
 	w.check = "PART-01"
 	if err := th.turnAddedOne(ctx, `"d1"`); err == nil || isBlocked(err) {
 		t.Errorf("the answered call's missing result: %v, want a failure", err)
+	}
+}
+
+// withModel gives w a simulated model whose journal holds model call 1 of
+// oneAtATime: the reply that made d1 and d2 (free calls name freeTool).
+func withModel(t *testing.T, w *world, freeTool string) {
+	t.Helper()
+	calls := []simulator.ToolCall{{ID: "d1", Name: "deleteFile"}, {ID: "d2", Name: "deleteFile"}}
+	if freeTool != "" {
+		calls[1].Name = freeTool
+	}
+	sim, err := simulator.New(simulator.Script{Turns: []simulator.Turn{{Reply: simulator.Reply{ToolCalls: calls}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.Generate(context.Background(), &llm.Request{Messages: []model.Message{model.UserText("delete /a and /b")}}); err != nil {
+		t.Fatal(err)
+	}
+	w.sim = sim
+}
+
+// A call whose approval the turn did not ask, left with neither a result
+// nor a request, is REQ-01's failure: "every call of the turn has a result
+// or a pending approval" (REQ-06) is blocked for it. A call that needed no
+// approval left so still fails it, and so does the unasked call when
+// REQ-01's assertion has not failed.
+func TestUnaskedApprovalIsNoUnaccountedCall(t *testing.T) {
+	ctx := context.Background()
+	for _, req01Failed := range []bool{true, false} {
+		w, th := oneAtATime(t)
+		withModel(t, w, "")
+		if req01Failed {
+			_ = th.approvalRequested(ctx, `"d1" and "d2"`)
+		}
+		if err := th.everyCallAccounted(ctx); err == nil || isBlocked(err) != req01Failed {
+			t.Errorf("REQ-01 failed: %v; every call accounted: %v, want blocked: %v", req01Failed, err, req01Failed)
+		}
+	}
+	w, th := oneAtATime(t)
+	withModel(t, w, "readFile") // d2 needs no approval, and has no result
+	_ = th.approvalRequested(ctx, `"d1"`)
+	if err := th.everyCallAccounted(ctx); err == nil || isBlocked(err) {
+		t.Errorf("a free call without a result: %v, want a failure", err)
 	}
 }
