@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Mastra (@mastra/core) agents behind driver protocol v1.
 //
-//   node adapter.mjs --sdk versions/1.71.0 [--model-api wire|canonical] [--listen 127.0.0.1:0]
+//   node adapter.mjs --sdk versions/1.71.0 [--model-api wire|canonical] [--eager-tool-execution] [--listen 127.0.0.1:0]
 //
 // Prints the driver URL on the first line of stdout. See README.md.
 
@@ -21,6 +21,9 @@ const { values: flags } = parseArgs({
     sdk: { type: "string" },
     "model-api": { type: "string", default: "wire" },
     listen: { type: "string", default: "127.0.0.1:0" },
+    // Mastra's default for Agent.stream(): tools that need no approval start
+    // while the model streams. Off unless asked: see src/agent.mjs, Runner.
+    "eager-tool-execution": { type: "boolean", default: false },
   },
 });
 
@@ -42,10 +45,10 @@ const sdk = await import(pathToFileURL(join(sdkDir, "sdk.mjs")).href);
 const modelAPIs = { wire: ["openai-chat", "openai-responses", "anthropic-messages"], canonical: ["canonical"] }[flags["model-api"]];
 if (!modelAPIs) fail(`--model-api ${flags["model-api"]}: want wire or canonical`);
 
-const runner = new Runner({ sdk });
+const runner = new Runner({ sdk, eagerToolExecution: flags["eager-tool-execution"] });
 
 const info = {
-  name: `mastra-adapter (${flags["model-api"] === "canonical" ? "canonical model" : "AI SDK 5 provider packages"})`,
+  name: `mastra-adapter (${flags["model-api"] === "canonical" ? "canonical model" : "AI SDK 5 provider packages"}${flags["eager-tool-execution"] ? ", eager tool execution" : ""})`,
   version: ADAPTER_VERSION,
   sdk: "@mastra/core",
   sdkVersion,

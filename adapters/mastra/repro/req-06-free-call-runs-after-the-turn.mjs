@@ -5,12 +5,14 @@
 // its stream() ends the turn's stream (suspended, the approval requested)
 // and runs the free call afterwards, once the application has taken the
 // turn as over: a side effect outside any turn, whose result the turn
-// never showed.
+// never showed. That late run is Agent.stream()'s eager tool execution
+// (on by default): with eagerToolExecution: false, the stream resolves the
+// step as generate() does.
 import { agentWith, call, recordingTool, scriptedModel, show, text } from "./lib.mjs";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 let defect = false;
-for (const mode of ["generate", "stream"]) {
+for (const mode of ["generate", "stream", "stream, eagerToolExecution: false"]) {
   const runs = [];
   const model = scriptedModel([[call("c1", "deleteFile", { path: "/a" }), call("c2", "readFile", { path: "/b" })], [text("Done.")]]);
   const agent = agentWith(model, { deleteFile: recordingTool("deleteFile", true, runs), readFile: recordingTool("readFile", false, runs) });
@@ -19,7 +21,7 @@ for (const mode of ["generate", "stream"]) {
     await agent.generate([{ role: "user", content: "read /b, delete /a" }]);
     atEnd = [...runs];
   } else {
-    const s = await agent.stream([{ role: "user", content: "read /b, delete /a" }]);
+    const s = await agent.stream([{ role: "user", content: "read /b, delete /a" }], mode === "stream" ? {} : { eagerToolExecution: false });
     for await (const _ of s.fullStream);
     await s.finishReason;
     atEnd = [...runs];

@@ -19,8 +19,17 @@ const AGENT_KEY = "ack";
 
 /** Runner runs turns with one installed Mastra version. */
 export class Runner {
-  constructor({ sdk }) {
+  constructor({ sdk, eagerToolExecution = false }) {
     this.sdk = sdk;
+    // Agent.stream() starts a call that needs no approval while the model
+    // still streams (eagerToolExecution, on by default). When the run then
+    // suspends on an earlier call of the step, nothing awaits that
+    // execution: it may run before or after the turn's stream has ended
+    // (FINDINGS.md, M2), so a turn could not be judged the same way twice.
+    // The adapter turns it off unless asked (--eager-tool-execution), as
+    // Mastra's documented option allows ("restore the previous scheduling,
+    // where a tool waited for the whole model step to finish").
+    this.eagerToolExecution = eagerToolExecution;
     this.mastra = new sdk.Mastra({ storage: new sdk.InMemoryStore(), logger: false });
     this.turns = 0;
     this.callbacks = new Map(); // conversation -> tool name -> executeURL of its latest turn
@@ -113,6 +122,7 @@ export class Runner {
     if (req.options?.maxSteps > 0) options.maxSteps = req.options.maxSteps;
     if (req.options?.concurrency > 0) options.toolCallConcurrency = req.options.concurrency;
     const stream = req.mode === "stream";
+    if (stream) options.eagerToolExecution = this.eagerToolExecution;
 
     let call;
     // A state names the run of the last turn and the call it waits on, if
