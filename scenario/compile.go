@@ -133,20 +133,21 @@ var naturalChecks = map[string]struct {
 	check string
 	fixed bool
 }{
-	"approvals":          {"REQ-01", false},
-	"uniqueApprovalIds":  {"REQ-02", true},
-	"everyCallAccounted": {"REQ-06", true},
-	"streamMatches":      {"REQ-07", true},
-	"events":             {"REQ-07", false},
-	"streamResults":      {"PRE-08", true},
-	"maxConcurrent":      {"PRE-07", true},
-	"policyAsked":        {"REQ-04", true},
-	"policySaw":          {"REQ-04", true},
-	"policySawCallId":    {"REQ-04", true},
-	"resolvedOnce":       {"PRE-11", false},
-	"notRunAgain":        {"PRE-03", false},
-	"failedAsDeclared":   {"ERR-02", false},
-	"noLostSideEffects":  {"PRE-13", false},
+	"approvals":                   {"REQ-01", false},
+	"uniqueApprovalIds":           {"REQ-02", true},
+	"everyCallAccounted":          {"REQ-06", true},
+	"everyCallAccountedOrRefused": {"REQ-06", true},
+	"streamMatches":               {"REQ-07", true},
+	"events":                      {"REQ-07", false},
+	"streamResults":               {"PRE-08", true},
+	"maxConcurrent":               {"PRE-07", true},
+	"policyAsked":                 {"REQ-04", true},
+	"policySaw":                   {"REQ-04", true},
+	"policySawCallId":             {"REQ-04", true},
+	"resolvedOnce":                {"PRE-11", false},
+	"notRunAgain":                 {"PRE-03", false},
+	"failedAsDeclared":            {"ERR-02", false},
+	"noLostSideEffects":           {"PRE-13", false},
 	// A model reply's expectations.
 	"noApprovalParts":   {"PRE-12", false},
 	"providerApprovals": {"PROV-01", false},
@@ -1017,7 +1018,7 @@ func objectJSON(n *yaml.Node) (string, error) {
 // succeeded; allowsFailure, those that accept a failed turn.
 var (
 	readsMessages = []string{"finishReason", "approvals", "noApprovals", "resultsAdded", "resultTypes", "noResultFor", "firstMessageResults", "everyCallAccounted", "streamMatches", "events", "streamResults"}
-	allowsFailure = []string{"errorOrDenial", "clearErrorOrDenial", "asksOrFails", "resolvedOnce", "failedAsDeclared", "finishesOrRefuses"}
+	allowsFailure = []string{"errorOrDenial", "clearErrorOrDenial", "asksOrFails", "resolvedOnce", "failedAsDeclared", "finishesOrRefuses", "everyCallAccountedOrRefused"}
 )
 
 func (c *compiler) expect(turn int, path string) error {
@@ -1326,6 +1327,11 @@ func (c *compiler) expect(turn int, path string) error {
 			return err
 		}
 	}
+	if e.EveryCallAccountedOrRefused {
+		if err := one("everyCallAccountedOrRefused", "", "every call of the turn has a result or a pending approval, or the turn refused clearly and ran nothing"); err != nil {
+			return err
+		}
+	}
 	if e.StreamMatches {
 		if err := one("streamMatches", "", "the stream's approval-request events match the turn's messages"); err != nil {
 			return err
@@ -1471,7 +1477,7 @@ func (c *compiler) consistent(turn int, s *scope) error {
 		"events": len(e.Events) > 0, "streamResults": e.StreamResults,
 		"error": e.Error != "", "clearError": e.ClearError, "errorOrDenial": e.ErrorOrDenial != nil, "clearErrorOrDenial": e.ClearErrorOrDenial != "",
 		"asksOrFails": e.AsksOrFails != "", "resolvedOnce": e.ResolvedOnce != "", "failedAsDeclared": len(e.FailedAsDeclared) > 0,
-		"finishesOrRefuses": e.FinishesOrRefuses,
+		"finishesOrRefuses": e.FinishesOrRefuses, "everyCallAccountedOrRefused": e.EveryCallAccountedOrRefused,
 	}
 	for _, r := range readsMessages {
 		if !set[r] {
@@ -1632,8 +1638,10 @@ func (c *compiler) consistent(turn int, s *scope) error {
 			return c.failAt(s.lineOf("policySaw"), field("policySaw"), "no tool of the scenario has a dynamic policy")
 		}
 	}
-	if e.EveryCallAccounted && !local {
-		return c.failAt(s.lineOf("everyCallAccounted"), field("everyCallAccounted"), "no model reply of this turn makes a local tool call: there is nothing to account for")
+	for name, on := range map[string]bool{"everyCallAccounted": e.EveryCallAccounted, "everyCallAccountedOrRefused": e.EveryCallAccountedOrRefused} {
+		if on && !local {
+			return c.failAt(s.lineOf(name), field(name), "no model reply of this turn makes a local tool call: there is nothing to account for")
+		}
 	}
 	if (e.StreamMatches || len(e.Events) > 0) && !c.streamOnly() {
 		return c.failAt(s.lineOf("streamMatches"), s.path, "streamMatches and events read a stream: they need modes: [stream]")

@@ -336,6 +336,10 @@ type Expect struct {
 	// EveryCallAccounted: each call of the turn has a result or a pending
 	// approval.
 	EveryCallAccounted bool `yaml:"everyCallAccounted"`
+	// EveryCallAccountedOrRefused: each call of the turn has a result or a
+	// pending approval, or the turn refused clearly and ran nothing (a
+	// failed turn stores no call, so none dangles).
+	EveryCallAccountedOrRefused bool `yaml:"everyCallAccountedOrRefused"`
 	// StreamMatches: the stream's approval events match the messages.
 	StreamMatches bool `yaml:"streamMatches"`
 	// StreamResults: in stream mode, the result events match the turn's

@@ -144,6 +144,7 @@ func definitions(world func() *world) []stepDef {
 	assert(`the approval request for "([^"]+)" is in the assistant message that holds the call`, "", th.requestBesideCall)
 	assert(`every approval id in the conversation is unique`, "REQ-02", th.uniqueApprovalIDs)
 	assert(`every call of the turn has a result or a pending approval`, "REQ-06", th.everyCallAccounted)
+	assert(`every call of the turn has a result or a pending approval, or the turn refused clearly and ran nothing`, "REQ-06", th.everyCallAccountedOrRefused)
 	assert(`the turn's first message holds the results for `+idList, "", th.firstMessageHolds)
 	assert(`the turn added an? "([^"]+)" result for "([^"]+)"`, "", th.turnAddedResult)
 	assert(`the turn added exactly one result for each of `+idList, "", th.turnAddedOne)

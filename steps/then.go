@@ -298,6 +298,37 @@ func (t *then) everyCallAccounted(_ context.Context) error {
 	return nil
 }
 
+// everyCallAccountedOrRefused: as everyCallAccounted, or the turn failed
+// with a message saying why (an SDK that refuses the model's reply may
+// report it as a model error; the simulator's own refusals are blocked)
+// and no tool ran in it: a failed turn stores none of its calls, so none is
+// left without a result (REQ-06), and a runtime may refuse a step it
+// cannot run whole (a tool outside the toolkit, an input its schema
+// refuses).
+func (t *then) everyCallAccountedOrRefused(ctx context.Context) error {
+	w := t.world()
+	last, err := w.last()
+	if err != nil {
+		return err
+	}
+	e := last.Response.Error
+	if e == nil {
+		return t.everyCallAccounted(ctx)
+	}
+	if _, rejected := w.rejectedIn(last); rejected {
+		return blocked("turn %d failed because the model refused its prompt", last.N)
+	}
+	if strings.TrimSpace(e.Message) == "" {
+		return fmt.Errorf("the turn failed with %s but no message says why", e.Code)
+	}
+	for _, r := range w.harness.runsSnapshot() {
+		if r.Turn == last.N {
+			return fmt.Errorf("the turn failed with %s (%s), but %s (%s) ran in it", e.Code, e.Message, r.ToolCallID, r.Tool)
+		}
+	}
+	return nil
+}
+
 func (t *then) firstMessageHolds(_ context.Context, ids string) error {
 	last, err := t.world().lastOK()
 	if err != nil {

@@ -164,5 +164,28 @@ func TestUnaskedApprovalIsNoUnaccountedCall(t *testing.T) {
 	_ = th.approvalRequested(ctx, `"d1"`)
 	if err := th.everyCallAccounted(ctx); err == nil || isBlocked(err) {
 		t.Errorf("a free call without a result: %v, want a failure", err)
+
+// A turn that refuses a step it cannot run whole, with a message and no
+// tool run, leaves no call dangling; a refusal that ran a tool, or gives
+// no reason, does not meet REQ-06; a turn that succeeded is held to every
+// call accounted for.
+func TestEveryCallAccountedOrRefused(t *testing.T) {
+	ctx := context.Background()
+	w, th := oneAtATime(t)
+	if err := th.everyCallAccountedOrRefused(ctx); err == nil {
+		t.Error("a turn that succeeded with d2 neither asked nor resolved passed")
+	}
+	w.turns[0].Response = &target.TurnResponse{Error: &target.TurnError{Code: "Other", Message: "Tool archive not found"}}
+	if err := th.everyCallAccountedOrRefused(ctx); err != nil {
+		t.Errorf("a clear refusal with nothing run: %v", err)
+	}
+	w.harness.runs = append(w.harness.runs, toolRun{Tool: "deleteFile", ToolCallID: "d1", Turn: 1})
+	if err := th.everyCallAccountedOrRefused(ctx); err == nil {
+		t.Error("a refusal after a tool ran passed")
+	}
+	w.harness.runs = nil
+	w.turns[0].Response.Error.Message = " "
+	if err := th.everyCallAccountedOrRefused(ctx); err == nil {
+		t.Error("a refusal without a message passed")
 	}
 }
