@@ -164,6 +164,8 @@ func TestUnaskedApprovalIsNoUnaccountedCall(t *testing.T) {
 	_ = th.approvalRequested(ctx, `"d1"`)
 	if err := th.everyCallAccounted(ctx); err == nil || isBlocked(err) {
 		t.Errorf("a free call without a result: %v, want a failure", err)
+	}
+}
 
 // A turn that refuses a step it cannot run whole, with a message and no
 // tool run, leaves no call dangling; a refusal that ran a tool, or gives
