@@ -334,6 +334,31 @@ Feature: Chained continuation
       | ag-ui-legacy      |
       | ui-message-stream |
 
+  @CHAIN-05 @REQ-07
+  Scenario Outline: a new message while several approvals are pending leaves none of them dangling (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+      | call     | call_B | deleteFile | {"path":"/b"} |
+      | approval | call_B | deleteFile | {"path":"/b"} |
+    When the user sends "delete a and b" in the client
+    Then [REQ-07] the client shows an approval request for "call_A"
+    And [REQ-07] the client shows an approval request for "call_B"
+    Given the chat server may answer with the text "All right, I will delete nothing."
+    When the user sends "actually, never mind" in the client
+    Then the message was refused with a clear error, held in the client's queue, or "call_A" was answered in the request that sent it
+    And the message was refused with a clear error, held in the client's queue, or "call_B" was answered in the request that sent it
+    And no request left a call dangling
+
+    Examples:
+      | protocol          |
+      | ag-ui             |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
   @REQ-07
   Scenario Outline: approval requests reach the client unchanged (<protocol>)
     Given the client speaks "<protocol>"

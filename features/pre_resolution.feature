@@ -92,6 +92,23 @@ Feature: Pre-resolution
       | generate |
       | stream   |
 
+  @PRE-03 @REQ-01
+  Scenario Outline: a call whose result comes in a message before its approval's, in one request, is not run (<mode>)
+    Given the agent runs in <mode> mode
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user says "delete /a"
+    Then [REQ-01] an approval is requested for "call_1"
+    Given the model replies "Thanks for deleting it yourself."
+    When the user sends the result {"deleted":"by hand"} of "call_1" and then its approval in another message
+    Then [PRE-03] "call_1" has not run
+    And [PRE-03] the turn holds no result for "call_1"
+    And [PRE-03] model call 2 received exactly one result for each of "call_1"
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |
+
   @PRE-04 @PRE-12 @PRE-14 @REQ-01
   Scenario Outline: a response that matches no request never causes a run, and does not block the valid answer beside it (<order>, <mode>)
     Given the agent runs in <mode> mode

@@ -65,3 +65,19 @@ Feature: Provider-executed approvals
       | mode     |
       | generate |
       | stream   |
+
+  @PROV-02 @PROV-01
+  Scenario Outline: a provider denial answered without the flag is forwarded or refused, never dropped (<mode>)
+    Given the agent runs in <mode> mode
+    And the model calls the provider tool "web_search" with {"q":"weather"} as "mcp_call_1" asking approval "mcpr_1"
+    When the user says "search the weather"
+    Then [PROV-01] the turn carries the provider's approval request "mcpr_1" for "mcp_call_1"
+    Given the model may reply "All right, no search."
+    When the user denies the provider approval "mcpr_1" without the providerExecuted flag
+    Then [PROV-01] "web_search" has not run
+    And [PROV-02] model call 2 received the provider approval "mcpr_1" as denied, or the turn failed with a clear error
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |

@@ -25,6 +25,25 @@ Feature: Issuing approval requests
       | generate |
       | stream   |
 
+  @REQ-01 @REQ-03
+  Scenario Outline: a pending approval ends the turn with tool-calls, whatever finish reason the model gave (<mode>)
+    Given the agent runs in <mode> mode
+    And the step limit is 5
+    And the model answers with:
+      """
+      {"reply": {"toolCalls": [{"id": "call_1", "name": "deleteFile", "input": {"path": "/a"}}], "finishReason": "stop"}}
+      """
+    When the user says "delete /a"
+    Then [REQ-01] an approval is requested for "call_1"
+    And [REQ-01] the approval request for "call_1" is in the assistant message that holds the call
+    And [REQ-03] the turn ends with finish reason "tool-calls"
+    And [REQ-03] the model was called 1 time in the turn
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |
+
   @REQ-01 @REQ-03 @REQ-06
   Scenario Outline: a call that needs approval in a later step of the turn is not run either (<mode>)
     Given the agent runs in <mode> mode

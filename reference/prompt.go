@@ -90,6 +90,9 @@ func (r *run) forwardResponse(ix *model.Index, p model.Part) (model.Part, bool) 
 		}
 		q := p.Clone()
 		q.ProviderExecuted = true
+		if !p.Approved && faults.Has(fault.UnflaggedDenialStaysUnflagged) {
+			q.ProviderExecuted = p.ProviderExecuted // the mutant flags approvals only
+		}
 		return q, true
 	}
 	if !ok {

@@ -86,6 +86,9 @@ func (r *run) collect() (*plan, error) {
 				reqLoc, ok = requests[req.ApprovalID]
 			}
 		}
+		if !ok && len(ix.ResponseOrder) == 1 && r.agent.faults.Has(fault.StrayAnswerTakesLatest) {
+			reqLoc, ok = latestOpenRequest(ix, requests)
+		}
 		if !ok {
 			if r.agent.refuseOrphans || r.agent.faults.Has(fault.StrayResponseBlocks) {
 				return nil, &Error{Code: InvalidApproval, Message: fmt.Sprintf(
@@ -106,6 +109,9 @@ func (r *run) collect() (*plan, error) {
 		}
 		resolved := false
 		for _, res := range ix.Results[call.ToolCallID] {
+			if r.agent.faults.Has(fault.ResultBeforeAnswerIgnored) && res.Message != loc.Message && res.Message > lastAssistant {
+				continue // the mutant reads results in the answer's message and in earlier turns only
+			}
 			if !r.agent.faults.Has(fault.ResultInSameMessageIgnored) || res.Message < loc.Message {
 				resolved = true
 			}
@@ -158,6 +164,9 @@ func (r *run) collect() (*plan, error) {
 	}
 	if !r.agent.faults.Has(fault.NoSignatureCheck) {
 		for _, d := range p.decisions {
+			if r.agent.faults.Has(fault.ExemptForgeryUnchecked) && r.policyExempts(d) {
+				continue // the mutant verifies only what its policy would ask about
+			}
 			if d.approved && !r.agent.verify(d.request.Signature, d.approvalID, d.call.ToolCallID, d.call.ToolName, d.call.Input) {
 				return nil, &Error{Code: InvalidApproval, Message: fmt.Sprintf(
 					"approval %s for call %s (%s) was not issued by this runtime, or the call changed after it was issued: its signature does not match",
@@ -188,6 +197,29 @@ func (r *run) collect() (*plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// latestOpenRequest is the request of the latest call still without a
+// result: what a mutant takes a lone stray answer to mean.
+func latestOpenRequest(ix *model.Index, requests map[string]model.Loc) (model.Loc, bool) {
+	var best model.Loc
+	found := false
+	for _, loc := range requests {
+		if _, done := ix.Result(ix.Part(loc).ToolCallID); done {
+			continue
+		}
+		if !found || loc.Message > best.Message || (loc.Message == best.Message && loc.Part > best.Part) {
+			best, found = loc, true
+		}
+	}
+	return best, found
+}
+
+// policyExempts reports whether the call's dynamic policy, asked again,
+// needs no approval for it.
+func (r *run) policyExempts(d *decision) bool {
+	tool, ok := r.tools[d.call.ToolName]
+	return ok && tool.Approval.kind == "dynamic" && !r.needsApproval(context.Background(), tool, d.call, r.history)
 }
 
 func (r *run) checkToolsExist(p *plan) error {

@@ -111,6 +111,9 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 		if pending > 0 {
 			finish = llm.FinishToolCalls
 		}
+		if pending > 0 && resp.FinishReason != "" && r.agent.faults.Has(fault.KeepsModelFinishReason) {
+			finish = resp.FinishReason // the mutant keeps what the model said
+		}
 		if finish == "" {
 			finish = llm.FinishStop
 		}

@@ -120,6 +120,7 @@ func definitions(world func() *world) []stepDef {
 	do(`the user approves "([^"]+)" after the unknown approval "([^"]+)"`, u.afterOrphan)
 	do(`the user approves "([^"]+)" after an assistant note "([^"]*)"`, u.afterNote)
 	do(`the user approves "([^"]+)" and sends its result (\{.*\}) in the same message`, u.approvesWithResult)
+	do(`the user sends the result (\{.*\}) of "([^"]+)" and then its approval in another message`, u.resultThenApproval)
 	do(`the user approves "([^"]+)" and adds "([^"]*)"`, u.approvesAndAdds)
 	do(`the user re-sends the approval for "([^"]+)"`, u.resends)
 	do(`the same request is sent again`, u.replay)

@@ -416,3 +416,22 @@ func (u *user) approvesWithResult(ctx context.Context, callID, output string) er
 	}
 	return w.send(ctx, toolMessage(p, model.ToolResult(callID, call.ToolName, model.JSONOutput(json.RawMessage(output)))))
 }
+
+// resultThenApproval sends, in one request, the call's result in a tool
+// message of its own and then its approval in the next: the call has a
+// result in an earlier message of the same request, so it must not run.
+func (u *user) resultThenApproval(ctx context.Context, output, callID string) error {
+	if !json.Valid([]byte(output)) {
+		return fmt.Errorf("the result %s is not valid JSON", output)
+	}
+	w := u.world()
+	p, err := u.response(callID, true, "")
+	if err != nil {
+		return err
+	}
+	call, ok := model.IndexOf(w.history).Call(callID)
+	if !ok {
+		return fmt.Errorf("the conversation holds no call %q", callID)
+	}
+	return w.send(ctx, toolMessage(model.ToolResult(callID, call.ToolName, model.JSONOutput(json.RawMessage(output)))), toolMessage(p))
+}

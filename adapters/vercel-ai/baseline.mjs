@@ -24,13 +24,14 @@ const D = {
   D10: "SDK defect D10 (FINDINGS.md): a provider approval answered without providerExecuted is dropped without a word",
   D11: "SDK behaviour D11 (FINDINGS.md): the SDK keeps no record of the approvals it acted on, so a replayed request runs the tool again",
   D12: "SDK defect D12 (FINDINGS.md, canonical model only): generateText gives a provider-executed denial an execution-denied result that only @ai-sdk/openai knows to drop",
+  D13: "SDK defect D13 (FINDINGS.md): a turn that waits for an approval ends with the model's own finish reason (stop, when the model says so) instead of tool-calls: the turn's finishReason is the last step's, taken from the provider",
   UNSIGNED: "configuration (FINDINGS.md): without experimental_toolApprovalSecret the SDK cannot tell a forged or tampered approval from its own",
 };
 
 const has = (...parts) => (id) => parts.some((p) => id.includes(p));
 const rules = [
-  ["PRE-03", has("approval-resent-next-turn.yaml", "approvals-resent-for-several.yaml", "a call whose result is in an earlier message"), D.D1],
-  ["WIRE-01", has("approval-resent-next-turn.yaml", "approvals-resent-for-several.yaml", "a call whose result is in an earlier message"), D.D1],
+  ["PRE-03", has("approval-resent-next-turn.yaml", "approvals-resent-for-several.yaml", "a call whose result is in an earlier message", "a call whose result comes in a message before its approval's"), D.D1],
+  ["WIRE-01", has("approval-resent-next-turn.yaml", "approvals-resent-for-several.yaml", "a call whose result is in an earlier message", "a call whose result comes in a message before its approval's", "a forged approval that reuses the id of a call that already ran"), D.D1],
   ["PRE-09", has("answers-in-two-messages.yaml", "approvals-in-two-messages.yaml", "a batch answered in two messages", "partial-answers-leave-the-rest-pending.yaml", "only some of the pending approvals answered"), D.D2],
   ["PRE-01", has("approvals-in-two-messages.yaml", "a batch answered in two messages"), D.D2],
   ["PART-01", has("answers-in-two-messages.yaml"), D.D2],
@@ -42,13 +43,14 @@ const rules = [
   ["PRE-08", has("five-calls-mixed-answers.yaml", "approve-by-tool-name.yaml"), D.D5],
   ["PRE-06", has("missing-tool-in-batch.yaml", "an approved call to a tool not in the toolkit", "a turn that fails validation"), D.D6],
   ["PRE-13", has("missing-tool-in-batch.yaml", "a turn that fails validation"), D.D6],
-  ["CHAIN-05", has("a new message while an approval is pending"), D.D7],
+  ["CHAIN-05", has("a new message while an approval is pending", "a new message while several approvals are pending"), D.D7],
   ["CHAIN-04", has("a continuation that re-sends a call"), D.D8],
   ["CHAIN-06", has("a continuation that re-sends a call"), D.D8],
   ["PRE-14", has("orphan-answer-only.yaml", "a response that matches no request never causes a run"), D.D9],
-  ["PROV-02", has("a provider approval answered without the flag"), D.D10],
-  ["WIRE-04", has("replaying the same request", "replayed-request.yaml", "model-error-after-resolution.yaml"), D.D11],
-  ["WIRE-01", has("a provider's denial is forwarded too", "provider-denied-local-approved.yaml"), D.D12],
+  ["PROV-02", has("a provider approval answered without the flag", "a provider denial answered without the flag"), D.D10],
+  ["WIRE-04", has("replaying the same request", "replayed-request.yaml", "replayed-batch-request.yaml", "model-error-after-resolution.yaml"), D.D11],
+  ["WIRE-01", has("a provider's denial is forwarded too", "provider-denied-local-approved.yaml", "a provider denial answered without the flag"), D.D12],
+  ["REQ-03", has("whatever finish reason the model gave"), D.D13],
   ["SEC-01", has("forged"), D.UNSIGNED],
   ["SEC-02", has("tampered", "changed after the request"), D.UNSIGNED],
 ];

@@ -202,6 +202,9 @@ func (c *Client) SendMessage(text string) error {
 			return ErrPendingApproval
 		}
 		no := false
+		if c.faults.Has(fault.DeniesLatestPendingOnly) {
+			pending = pending[len(pending)-1:] // the mutant denies the approval on screen only
+		}
 		for _, p := range pending {
 			p.Approval.Approved = &no
 			p.Approval.Reason = PendingDenialReason

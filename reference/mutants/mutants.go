@@ -300,13 +300,24 @@ var all = []Mutant{
 		"gives no result to a call that needed no approval when its tool fails (an approved call that fails still gets its error result)", "neighbour of dangling-on-tool-error").
 		also("WIRE-01", "the failed call has no result and dangles in the prompt of the next step"),
 	mutant("ledger-keyed-by-action", fault.LedgerKeyedByAction, []string{"PRE-09"},
-		"keys its record of runs by the tool and input instead of the approval: a second approved call with the same input never runs and gets the first one's output", "idempotency keys derived from the action"),
+		"keys its record of runs by the tool and input instead of the approval: a second approved call with the same input never runs and gets the first one's output", "idempotency keys derived from the action").
+		also("PRE-01", "the same action approved again in a later turn never runs: the new approval is taken for a replay of the first"),
 	mutant("later-step-policy-fails-open", fault.LaterStepPolicyFailsOpen, []string{"REQ-05"},
 		"fails closed when a policy fails in the first step of a turn, but runs the tool unapproved when it fails in a later step", "neighbour of fail-open-policy"),
 	mutant("policy-sees-current-exchange", fault.PolicySeesCurrentExchange, []string{"REQ-04"},
 		"gives a dynamic policy only the messages after the model's last reply: in a later step it sees a tool result, not the user's request", "neighbour of policy-without-messages"),
 	mutant("requests-in-own-message", fault.RequestsInOwnMessage, []string{"REQ-01"},
 		"returns the approval requests in an assistant message of their own instead of the message that holds the calls", "the messages a turn returns"),
+	mutant("keeps-model-finish-reason", fault.KeepsModelFinishReason, []string{"REQ-03"},
+		"ends a turn with a pending approval with the model's own finish reason (stop, when the model says so) instead of tool-calls", "models that end a step of tool calls with finish reason stop"),
+	mutant("lone-stray-answer-takes-latest", fault.StrayAnswerTakesLatest, []string{"PRE-04"},
+		"takes a request's only answer, when it matches no request, as the answer to the latest request still open", "neighbour of call-id-as-approval-id"),
+	mutant("forgery-unchecked-when-policy-exempts", fault.ExemptForgeryUnchecked, []string{"SEC-01"},
+		"verifies an approval only when the call's dynamic policy, asked again, would ask: a forged approval of a call the policy exempts runs", "neighbour of accepts-unsigned-requests"),
+	mutant("unflagged-provider-denial-stays-unflagged", fault.UnflaggedDenialStaysUnflagged, []string{"PROV-02"},
+		"forwards a provider approval answered without the providerExecuted flag with the flag set when approved, but a denial without it", "neighbour of drops-unflagged-provider-approval"),
+	mutant("result-before-answer-ignored", fault.ResultBeforeAnswerIgnored, []string{"PRE-03"},
+		"counts a call's result only in the message of its answer or in an earlier turn: a result sent in a tool message of its own before the answer's message is missed and the call runs again", "neighbour of result-in-same-message-ignored"),
 
 	clientMutant("client-without-continuation-skipped", fault.NoContinuationSkipped, []string{"CHAIN-02", "CHAIN-03"},
 		"the pre-fix client of seed 002: an approval given while the continuation stream runs is swallowed", "seed 002"),
@@ -329,6 +340,8 @@ var all = []Mutant{
 		"runs the checks queued during a stream before the stream counts as ended: an answer given while the first response streams is swallowed", "neighbour of client-without-continuation-skipped"),
 	clientMutant("client-resends-resume-entries", fault.ResendsResumeEntries, []string{"CHAIN-01"},
 		"sends a resume entry for every interrupt ever answered with each request, resuming old interrupts again", "AG-UI interrupts are resumed once"),
+	clientMutant("client-denies-latest-pending-only", fault.DeniesLatestPendingOnly, []string{"CHAIN-05"},
+		"on a new user message, denies only the latest pending approval and sends the others unanswered", "neighbour of client-leaves-dangling-call"),
 }
 
 // All returns the mutants, sorted by name.

@@ -135,8 +135,9 @@ var all = []Probe{
 	{Name: "client-never-continues", Kind: Vacuity, Role: target.RoleClient,
 		What: "a chat client that shows approvals and takes answers, but never sends a continuation",
 		MayPass: map[string]string{
-			"a new message while an approval is pending": "the pending approval is answered with the new message, which is a send, not a continuation",
-			"approval requests reach the client":         "showing an approval needs no continuation",
+			"a new message while an approval is pending":        "the pending approval is answered with the new message, which is a send, not a continuation",
+			"a new message while several approvals are pending": "the pending approvals are answered with the new message, which is a send, not a continuation",
+			"approval requests reach the client":                "showing an approval needs no continuation",
 		},
 		New: func() target.Target {
 			return inprocess.New(reference.New(), "probe client-never-continues",

@@ -68,6 +68,15 @@ export function prompt(options, stream) {
 
 const REASONS = { 'tool-calls': 'tool_calls', stop: 'stop', length: 'length', 'content-filter': 'content_filter' }
 
+// The finish reason of a response that made tool calls is tool_calls,
+// whatever the model said: chat() runs its tool phase (approvals included)
+// only on that reason, and TanStack's own text adapters report it whenever
+// they emitted a tool call (@tanstack/openai-base 0.10.15
+// chat-completions-text.js l.747, responses-text.js l.1085; 0.9.9, of
+// the 0.22.1 line: l.758, l.1055). A text adapter of the application's own
+// follows that contract.
+const finishOf = (reason, madeCalls) => (madeCalls ? 'tool_calls' : REASONS[reason] ?? 'stop')
+
 async function* sse(body) {
   const decoder = new TextDecoder()
   let buf = ''
@@ -114,6 +123,7 @@ export function canonicalAdapter(baseURL) {
       const messageId = `${runId}-text`
       let textOpen = false
       const started = new Set()
+      let ended = 0
       const closeText = function* () {
         if (textOpen) {
           textOpen = false
@@ -144,11 +154,12 @@ export function canonicalAdapter(baseURL) {
               yield { type: 'TOOL_CALL_START', timestamp: ts(), toolCallId: ev.toolCallId, toolCallName: ev.toolName, toolName: ev.toolName }
               yield { type: 'TOOL_CALL_ARGS', timestamp: ts(), toolCallId: ev.toolCallId, delta: JSON.stringify(ev.input ?? {}) }
             }
+            ended++
             yield { type: 'TOOL_CALL_END', timestamp: ts(), toolCallId: ev.toolCallId, toolCallName: ev.toolName, toolName: ev.toolName, input: ev.input }
             break
           case 'finish':
             yield* closeText()
-            yield { type: 'RUN_FINISHED', timestamp: ts(), runId, finishReason: REASONS[ev.finishReason] ?? 'stop' }
+            yield { type: 'RUN_FINISHED', timestamp: ts(), runId, finishReason: finishOf(ev.finishReason, ended > 0) }
             return
           default:
             // reasoning and provider-run parts: nothing TanStack's turn uses

@@ -67,6 +67,11 @@ const (
 	LaterStepPolicyFailsOpen
 	PolicySeesCurrentExchange
 	RequestsInOwnMessage
+	KeepsModelFinishReason
+	StrayAnswerTakesLatest
+	ExemptForgeryUnchecked
+	UnflaggedDenialStaysUnflagged
+	ResultBeforeAnswerIgnored
 
 	// Faults of the chat client.
 	NoContinuationSkipped
@@ -79,6 +84,7 @@ const (
 	ContinuesOnLastCall
 	ChecksQueuedBeforeStreamEnds
 	ResendsResumeEntries
+	DeniesLatestPendingOnly
 	// NeverContinue is a vacuity probe's client: it never sends a
 	// continuation (reference/probes).
 	NeverContinue
