@@ -402,36 +402,37 @@ func compactJSON(raw json.RawMessage) string {
 // its result (as a client that ran the tool itself would): the call has a
 // result, so it must not run.
 func (u *user) approvesWithResult(ctx context.Context, callID, output string) error {
-	if !json.Valid([]byte(output)) {
-		return fmt.Errorf("the result %s is not valid JSON", output)
-	}
-	w := u.world()
-	p, err := u.response(callID, true, "")
+	approval, result, err := u.approvalAndResult(callID, output)
 	if err != nil {
 		return err
 	}
-	call, ok := model.IndexOf(w.history).Call(callID)
-	if !ok {
-		return fmt.Errorf("the conversation holds no call %q", callID)
-	}
-	return w.send(ctx, toolMessage(p, model.ToolResult(callID, call.ToolName, model.JSONOutput(json.RawMessage(output)))))
+	return u.world().send(ctx, toolMessage(approval, result))
 }
 
 // resultThenApproval sends, in one request, the call's result in a tool
 // message of its own and then its approval in the next: the call has a
 // result in an earlier message of the same request, so it must not run.
 func (u *user) resultThenApproval(ctx context.Context, output, callID string) error {
-	if !json.Valid([]byte(output)) {
-		return fmt.Errorf("the result %s is not valid JSON", output)
-	}
-	w := u.world()
-	p, err := u.response(callID, true, "")
+	approval, result, err := u.approvalAndResult(callID, output)
 	if err != nil {
 		return err
 	}
-	call, ok := model.IndexOf(w.history).Call(callID)
-	if !ok {
-		return fmt.Errorf("the conversation holds no call %q", callID)
+	return u.world().send(ctx, toolMessage(result), toolMessage(approval))
+}
+
+// approvalAndResult builds a call's approval and a JSON result for it, as a
+// client that ran the tool itself would send them.
+func (u *user) approvalAndResult(callID, output string) (approval, result model.Part, err error) {
+	if !json.Valid([]byte(output)) {
+		return model.Part{}, model.Part{}, fmt.Errorf("the result %s is not valid JSON", output)
 	}
-	return w.send(ctx, toolMessage(model.ToolResult(callID, call.ToolName, model.JSONOutput(json.RawMessage(output)))), toolMessage(p))
+	approval, err = u.response(callID, true, "")
+	if err != nil {
+		return model.Part{}, model.Part{}, err
+	}
+	call, ok := model.IndexOf(u.world().history).Call(callID)
+	if !ok {
+		return model.Part{}, model.Part{}, fmt.Errorf("the conversation holds no call %q", callID)
+	}
+	return approval, model.ToolResult(callID, call.ToolName, model.JSONOutput(json.RawMessage(output))), nil
 }
