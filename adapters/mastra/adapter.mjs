@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 import { Runner } from "./src/agent.mjs";
-import { HTTPError, badRequest, onlyFields, readJSON, sendError, sendJSON } from "./src/http.mjs";
+import { HTTPError, badRequest, onlyFields, readJSON, sendError, sendJSON } from "../driver-http/http.mjs";
 
 const ADAPTER_VERSION = "1.0.0";
 

@@ -12,7 +12,7 @@
 
 import { CanonicalError, toCanonicalEvent, toCanonicalMessages, toEffectMessages } from "./prompt.mjs";
 import { makeModel } from "./models.mjs";
-import { postJSON } from "./http.mjs";
+import { postJSON } from "../../driver-http/http.mjs";
 
 const toolErrorTags = new Set(["ToolParameterValidationError", "InvalidToolResultError", "ToolResultEncodingError", "ToolConfigurationError"]);
 

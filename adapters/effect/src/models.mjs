@@ -21,7 +21,7 @@
 //   sent.
 
 import { CanonicalError, toCanonicalMessages, toCanonicalPart } from "./prompt.mjs";
-import { sseEvents } from "./http.mjs";
+import { sseEvents } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
 

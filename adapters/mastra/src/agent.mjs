@@ -12,7 +12,7 @@
 
 import { CanonicalError, DECLINE_TEXT, NotExpressible, toCanonicalMessages, toModelMessages } from "./messages.mjs";
 import { canonicalModel } from "./canonical-model.mjs";
-import { postJSON } from "./http.mjs";
+import { postJSON } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
 const AGENT_KEY = "ack";

@@ -4,7 +4,7 @@
 // its model (its messages, part and output types have the canonical names).
 
 import { CanonicalError } from "./messages.mjs";
-import { sseEvents } from "./http.mjs";
+import { sseEvents } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
 

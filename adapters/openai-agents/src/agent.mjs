@@ -8,7 +8,7 @@
 
 import { NotExpressible, CanonicalError, approvalIdOf, toCanonicalEvents, toCanonicalMessages, toInputItems } from "./items.mjs";
 import { canonicalModel } from "./canonical-model.mjs";
-import { postJSON } from "./http.mjs";
+import { postJSON } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
 

@@ -11,7 +11,7 @@
 // provider-executed approval part it stands for.
 
 import { CanonicalError } from "./items.mjs";
-import { sseEvents } from "./http.mjs";
+import { sseEvents } from "../../driver-http/http.mjs";
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 

@@ -1,4 +1,5 @@
-// HTTP plumbing of the adapter: bounded JSON bodies, the driver protocol's
+// The driver protocol's HTTP plumbing, shared by the Effect, Mastra and
+// OpenAI Agents adapters (Node built-ins only): bounded JSON bodies, the
 // error envelope, and the callbacks the tools and policies make.
 
 /** MAX_BODY bounds every request body the adapter reads (16 MiB). */
