@@ -78,6 +78,15 @@ type Check struct {
 	Rationale string `json:"rationale,omitempty"`
 	// Origin describes the behaviour of real SDKs the rule comes from.
 	Origin string `json:"origin,omitempty"`
+	// Harm lists what goes wrong for a user when the rule is broken: the
+	// harms a failure of the check can show. A MUST failure stands only
+	// where the run shows one of them; a MUST check always names at least
+	// one. A SHOULD check may name the harm it guards against from afar.
+	Harm []Harm `json:"harm,omitempty"`
+	// Decision says what was decided where the rule could be read more than
+	// one way: on which SDK docs and harms, and what the check no longer
+	// demands.
+	Decision string `json:"decision,omitempty"`
 }
 
 // row is a catalogue line: a check without its long texts, which live in
@@ -106,8 +115,8 @@ var Groups = []struct{ Prefix, Title string }{
 
 var rows = []row{
 	{"REQ-01", Must, "REQ", Agent, "A call to a tool whose policy needs approval is not executed in that turn; the turn yields an approval request for it.", "AI SDK and Effect AI: needsApproval"},
-	{"REQ-02", Must, "REQ", Agent, "Approval ids are unique within a conversation.", "TanStack AI: the approval id is not the tool call id"},
-	{"REQ-03", Must, "REQ", Agent, "A pending approval ends the turn with finish reason tool-calls; the model is not called again in that turn, whatever the step limit.", "AI SDK: a pending approval stops the step loop"},
+	{"REQ-02", Should, "REQ", Agent, "Approval ids are unique within a conversation.", "TanStack AI: the approval id is not the tool call id"},
+	{"REQ-03", Must, "REQ", Agent, "A pending approval ends the turn: the model is not called again in that turn, whatever the step limit.", "AI SDK: a pending approval stops the step loop"},
 	{"REQ-04", Must, "REQ", Agent, "A dynamic policy decides per call: each evaluation gets that call's own input and toolCallId and the conversation's messages. A runtime may evaluate it again in a later turn (when the answer comes); every evaluation is held to this.", "AI SDK and Effect AI: needsApproval(input, {toolCallId, messages})"},
 	{"REQ-05", Should, "REQ", Agent, "A policy that fails to evaluate fails closed (approval requested, or the turn errors); the tool never runs unapproved.", "AI SDK and Effect AI: needsApproval functions that fail"},
 	{"REQ-06", Must, "REQ", Agent, "Every call of a step ends the turn with a result or a pending approval; none is dropped.", "agent loops that drop calls; provider HTTP 400 on a dangling call"},
@@ -120,7 +129,7 @@ var rows = []row{
 	{"PRE-05", Must, "PRE", Agent, "Pending approvals with no or an empty toolkit fail with ToolkitRequired; the model is not called and nothing runs.", "Effect AI: ToolkitRequiredError"},
 	{"PRE-06", Must, "PRE", Agent, "An approved call to a tool not in the toolkit fails the turn with a clear refusal (ToolNotFound, where the SDK has that error) or gets a denial result; it never runs and never crashes the runtime.", "Effect AI: ToolNotFoundError"},
 	{"PRE-07", Should, "PRE", Agent, "The concurrency option bounds how many approved calls run at once.", "Effect AI: the concurrency option"},
-	{"PRE-08", Must, "PRE", Agent, "Stream mode resolves approvals exactly as generate mode does: the stream carries one result event per result of the turn's messages, in their order and with the same output.", "Effect AI: pre-resolution in streamText"},
+	{"PRE-08", Must, "PRE", Agent, "Stream mode resolves approvals exactly as generate mode does: the stream carries one result event per result of the turn's messages, with the same output (in any order).", "Effect AI: pre-resolution in streamText"},
 	{"PRE-09", Must, "PRE", Agent, "Several responses in one request (a batch, in one message or in several) are all resolved; a call whose approval is still unanswered is not run.", "AI SDK and Effect AI: batch approvals"},
 	{"PRE-10", Must, "PRE", Agent, "Approval requests are found anywhere in the history: approvals persist across turns.", "AI SDK: approval requests are read from every assistant message"},
 	{"PRE-11", Must, "PRE", Agent, "Duplicate or conflicting responses for one call lead to at most one execution and exactly one result.", "AI SDK: the first response for a tool call counts"},
@@ -163,7 +172,7 @@ var all = func() []Check {
 	for _, r := range rows {
 		t := texts[r.ID]
 		out = append(out, Check{ID: r.ID, Level: r.Level, Group: r.Group, Role: r.Role, Rule: r.Rule, Source: r.Source,
-			Text: t.text, Rationale: t.rationale, Origin: t.origin})
+			Text: t.text, Rationale: t.rationale, Origin: t.origin, Harm: append([]Harm(nil), harms[r.ID]...), Decision: decisions[r.ID]})
 	}
 	return out
 }()

@@ -87,3 +87,31 @@ func TestEveryCheckHasItsTexts(t *testing.T) {
 		t.Errorf("Lookup(PRE-01) has no text: %+v", c)
 	}
 }
+
+// Every MUST check names its harm; every harm a check names is one of the
+// list; every decision belongs to a check.
+func TestHarms(t *testing.T) {
+	for _, c := range All() {
+		if c.Level == Must && len(c.Harm) == 0 {
+			t.Errorf("%s is MUST but names no harm", c.ID)
+		}
+		for _, h := range c.Harm {
+			if _, err := ParseHarm(string(h)); err != nil {
+				t.Errorf("%s: %v", c.ID, err)
+			}
+		}
+	}
+	for id := range harms {
+		if _, ok := Lookup(id); !ok {
+			t.Errorf("harms holds %s, which is not in the catalogue", id)
+		}
+	}
+	for id := range decisions {
+		if _, ok := Lookup(id); !ok {
+			t.Errorf("decisions holds %s, which is not in the catalogue", id)
+		}
+	}
+	if !RanAgainstAnswer.Safety() || !Forged.Safety() || !Crashed.Safety() || Lost.Safety() || Refused.Safety() {
+		t.Error("the safety harms are ran-against-answer, forged and crashed")
+	}
+}

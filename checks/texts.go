@@ -20,7 +20,7 @@ type text struct {
 var texts = map[string]text{
 	"REQ-01": {
 		text: "When the model calls a tool whose approval policy says the call needs approval (a static \"always\", or a dynamic policy that answers yes for this call), the runtime MUST NOT run the tool in that turn. " +
-			"The turn MUST return an approval request for the call: a tool-approval-request part naming the call's toolCallId, in the assistant message that holds the call. " +
+			"The turn SHOULD return an approval request for the call: a tool-approval-request part naming the call's toolCallId, in the assistant message that holds the call (a runtime MAY ask one approval at a time, so long as the call never runs unasked). " +
 			"This holds in every step of the turn, not only the first: a call that needs approval in a later step, after calls that needed none have run, is held back the same way.\n\n" +
 			"A call whose approval comes later runs only in a later turn, when an answer approving it arrives (PRE-01).",
 		rationale: "Approval exists to keep a dangerous tool (deleting files, sending mail, spending money) from running until a person agrees. A runtime that runs the tool and then asks, or runs it in the same turn it asks, makes the question meaningless: the side effect has already happened. " +
@@ -29,8 +29,8 @@ var texts = map[string]text{
 			"The answer comes back in a later request as a tool-approval-response part in a tool message.",
 	},
 	"REQ-02": {
-		text: "Every approval request the runtime issues MUST carry an approval id that no other approval request in the same conversation carries, across all its turns. " +
-			"Two calls waiting at once, and a call made in a later turn, each get an id of their own. Answers name the approval id, so the id alone MUST identify one request.",
+		text: "Every approval request the runtime issues SHOULD carry an approval id that no other approval request in the same conversation carries, across all its turns. " +
+			"Two calls waiting at once, and a call made in a later turn, each get an id of their own. Answers name the approval id, so the id alone SHOULD identify one request.",
 		rationale: "The user's answer finds its call through the approval id. If two requests share an id, one answer approves both, or the runtime picks the wrong call: a denial of one call can run another, and an approval meant for a harmless call can release a dangerous one. " +
 			"Ids reused across turns break the same way once the history holds both requests.",
 		origin: "TanStack AI's chat client keeps an approval id on each tool-call part that is separate from the tool call id, and every user-facing API answers by the approval id, so that answers stay correlated even when call ids repeat across messages. " +
@@ -38,7 +38,7 @@ var texts = map[string]text{
 	},
 	"REQ-03": {
 		text: "A turn in which some call waits for approval MUST end once the step that made the call is done: the runtime MUST NOT call the model again in that turn, whatever step limit or stop condition the turn has. " +
-			"The turn's finish reason MUST be tool-calls. The calls of that step that need no approval still run (REQ-06).\n\n" +
+			"The calls of that step that need no approval still run (REQ-06). The turn's finish reason is the model's to give and is not judged.\n\n" +
 			"When only some of several pending approvals are answered, the turn that carries those answers MUST NOT call the model while another call of the same step still waits for its answer.",
 		rationale: "A model called again while a call still waits sees a tool call without a result: the provider refuses the request with HTTP 400 (a dangling call), or, if the runtime hides the call, the model goes on as if the action had been dropped and may call the tool again. " +
 			"The finish reason is how the application learns that it must ask the user before it continues.",
@@ -63,9 +63,9 @@ var texts = map[string]text{
 		origin: "In the AI SDK and Effect AI, a needsApproval function may be asynchronous (a promise, an Effect) and may fail like any other code; the SDKs evaluate it before running the tool. What a failure should mean is not written down there; this check takes the safe reading.",
 	},
 	"REQ-06": {
-		text: "Every local call the model makes in a step MUST end the turn either with a result or with a pending approval request: the turn's messages MUST hold the call, and for each call either a tool-result part or a tool-approval-request part. " +
-			"A call that needs no approval in a step where other calls wait for approval MUST run in that turn and its result MUST be in the turn's messages: it is neither dropped nor deferred to a later turn. " +
-			"When the answers come, the prompt of the next model call MUST hold exactly one result for each call of the step.\n\n" +
+		text: "No local call the model makes in a step may be lost: every one MUST get a result that a prompt or a later turn holds, and the prompt of the next model call MUST hold exactly one result for each call of the step. " +
+			"Every call SHOULD end the turn that made it either with a result or with a pending approval request in the turn's messages; a call that needs no approval in a step where other calls wait for approval SHOULD run in that turn, its result in the turn's messages (a runtime MAY hold it back and run it with the next request, before the model is called). " +
+			"A call dropped from the history, or left without a result that the provider then refuses, fails.\n\n" +
 			"When a turn ends because its step limit is reached, every call of the last step still has a result or a pending approval.",
 		rationale: "A call the model made but the history does not answer is a dangling call: the next request to the provider fails with HTTP 400 (OpenAI: \"An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'\"; Anthropic: \"tool_use ids were found without tool_result blocks immediately after\"), and the conversation is stuck until someone edits its history. " +
 			"A deferred free call is the same bug seen from the application: it stores a history in which the call has no answer.",
@@ -128,7 +128,7 @@ var texts = map[string]text{
 	},
 	"PRE-08": {
 		text: "Stream mode MUST resolve approvals exactly as generate mode does: same runs, same results, same prompt. " +
-			"In stream mode the stream MUST carry one tool-result event for each result in the turn's messages, in their order, with the same output, and no result event for a call the messages hold no result for. " +
+			"In stream mode the stream MUST carry one tool-result event for each result in the turn's messages, with the same output, and no result event for a call the messages hold no result for; the events MAY come in any order (completion order, for calls run at once). " +
 			"The suite also compares the two modes: when a scenario runs in both and one of its checks passes in generate mode but fails in stream mode, PRE-08 fails in the stream row.",
 		rationale: "Most chat applications stream. A runtime whose pre-resolution lives in the generate path only passes every non-streaming test and breaks every real user; a stream that does not report the results leaves the interface showing calls that never finish.",
 		origin:    "Effect AI's pre-resolution was written for generateText and then applied to streamText as a separate change; each mode has its own code path to get wrong.",
@@ -220,7 +220,7 @@ var texts = map[string]text{
 		origin:    "TanStack AI's fixed chat client completes two chained approvals with three streams: the first message, a continuation after the first answer, and one more after the answer given while the second stream ran.",
 	},
 	"CHAIN-04": {
-		text: "A tool-call part in a client MUST move forward only, through awaiting-input, input-streaming, input-complete, approval-requested, approval-responded, then one terminal state (output-available, output-error or output-denied). It MAY skip states, and MUST NOT move back. " +
+		text: "A tool-call part in a client SHOULD move forward only, through awaiting-input, input-streaming, input-complete, approval-requested, approval-responded, then one terminal state (output-available, output-error or output-denied). It MAY skip states. It MUST NOT move back out of approval-responded or out of a terminal state (the user's answer or the call's result would disappear). " +
 			"A continuation that sends the same call again MUST NOT reset its part. A call that needed approval goes through approval-requested and approval-responded before its output.",
 		rationale: "Interfaces render from the part's state: a part that falls back to awaiting-input shows the approval prompt again (and a second click answers twice), or shows a finished call as still running.",
 		origin:    "TanStack AI's tool-call parts move awaiting-input, input-streaming, input-complete, then approval-requested and approval-responded; the AI SDK's UI parts have the same path with output-available, output-error and output-denied as outcomes.",
@@ -275,7 +275,7 @@ var texts = map[string]text{
 	},
 
 	"ERR-01": {
-		text: "A malformed approval response MUST be refused with a clear error (the turn fails with InvalidMessages or InvalidApproval and a message): the runtime MUST NOT run any tool or call the model. Malformed means: approved that is not a boolean (a string such as \"yes\" or \"true\", a number, null) or is missing; an approval id that is missing, empty or not a string; an unknown part type. " +
+		text: "A malformed approval response MUST NOT run any tool, and MUST NOT crash the runtime; it SHOULD be refused with a clear error (the turn fails with InvalidMessages or InvalidApproval and a message) before the model is called. Malformed means: approved that is not a boolean (a string such as \"yes\" or \"true\", a number, null) or is missing; an approval id that is missing, empty or not a string; an unknown part type. " +
 			"Decision: an unknown extra field MAY be ignored, but it MUST NOT change the outcome: a denial with \"override\": true stays a denial (a denial result, or a clear error) and the tool does not run.",
 		rationale: "Answers come from clients, and a lenient reading turns a malformed answer into a yes: \"approved\": \"false\" is a non-empty string, truthy in JavaScript. Refusing clearly makes the client's bug visible instead of running a tool the user may have refused.",
 		origin:    "Since AI SDK 7.0.155, generateText and streamText no longer check the messages against the ModelMessage schema: \"approved\": \"yes\" ran the tool, and an answer without approved was read as a denial. AI SDK 6 refused all of these as an invalid prompt.",

@@ -269,7 +269,7 @@ Feature: Pre-resolution
       | generate |
       | stream   |
 
-  @PRE-09 @REQ-01 @REQ-03
+  @PRE-09 @REQ-01 @REQ-03 @partial-batch
   Scenario Outline: only some of the pending approvals answered: nothing unanswered runs, and nothing is lost when the rest comes (<mode>)
     Given the agent runs in <mode> mode
     And the model calls:

@@ -126,6 +126,13 @@ func writeMarkdownScenario(b *strings.Builder, s Scenario) {
 	if len(cvs) > 0 {
 		fmt.Fprintf(b, "- **Checks:** %s\n", strings.Join(cvs, ", "))
 	}
+	if s.Provenance != "" {
+		in := s.Provenance
+		if s.ProvenanceWhy != "" {
+			in += " (" + s.ProvenanceWhy + ")"
+		}
+		fmt.Fprintf(b, "- **Input:** %s\n", mdText(in))
+	}
 	if s.FailedStep != "" {
 		fmt.Fprintf(b, "- **Failed step:** %s\n", mdText(s.FailedStep))
 	}

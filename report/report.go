@@ -87,6 +87,11 @@ type Scenario struct {
 	Notes []string `json:"notes,omitempty"`
 	// Evidence is what the scenario observed.
 	Evidence *Evidence `json:"evidence,omitempty"`
+	// Provenance is who produces the scenario's input: conforming (the
+	// SDK's own flows, any conforming client) or out-of-contract;
+	// ProvenanceWhy says why it is out-of-contract for this target.
+	Provenance    string `json:"provenance,omitempty"`
+	ProvenanceWhy string `json:"provenanceWhy,omitempty"`
 }
 
 // Outcome is the outcome of one assertion.
@@ -116,12 +121,23 @@ type Finding struct {
 	Step    string  `json:"step,omitempty"`
 	Outcome Outcome `json:"outcome"`
 	Message string  `json:"message,omitempty"`
+	// Harm is the harm a failed MUST assertion showed in the run
+	// (refused, ran-against-answer, lost, crashed, forged), and
+	// HarmEvidence what in the run shows it.
+	Harm         string `json:"harm,omitempty"`
+	HarmEvidence string `json:"harmEvidence,omitempty"`
+	// Graded says why a failed assertion of a MUST check counts as a
+	// warning: it shows no harm, the run does not show its harm, or its
+	// input is out-of-contract and its harm is not a safety harm.
+	Graded string `json:"graded,omitempty"`
 }
 
 // Problem is a finding attributed to a check.
 type Problem struct {
 	Check  string `json:"check,omitempty"`
 	Detail string `json:"detail"`
+	// Harm is the harm the failure showed, for a MUST failure.
+	Harm string `json:"harm,omitempty"`
 }
 
 // Evidence is what a scenario observed: the model calls with their prompts,

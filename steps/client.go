@@ -13,6 +13,7 @@ import (
 	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/chat/protocols"
 	"github.com/approval-conformance-kit/ack/chatsim"
+	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/target"
 )
 
@@ -431,7 +432,13 @@ func (c *clientSteps) madeRequests(_ context.Context, n int) error {
 		return err
 	}
 	if got := len(cw.conv.Requests()); got != n {
-		return fmt.Errorf("the client made %d request(s), want %d", got, n)
+		err := fmt.Errorf("the client made %d request(s), want %d", got, n)
+		if got < n {
+			// A continuation never sent: the user's answer or the tool's
+			// output never reaches the server.
+			return harmed(checks.Lost, err)
+		}
+		return harmless(err)
 	}
 	return nil
 }
@@ -552,7 +559,7 @@ func (c *clientSteps) wentThrough(ctx context.Context, callID, list string) erro
 				}
 			}
 			if i < len(want) {
-				return fmt.Errorf("the tool call %s went through %v; want %v in that order", callID, p.History, want)
+				return stateHarm(p.History, fmt.Errorf("the tool call %s went through %v; want %v in that order", callID, p.History, want))
 			}
 			return nil
 		}
@@ -577,7 +584,7 @@ func (c *clientSteps) forwardOnly(ctx context.Context) error {
 					return fmt.Errorf("the tool call %s went through an unknown state %q", p.ToolCallID, s)
 				}
 				if i > 0 && s.Rank() < p.History[i-1].Rank() {
-					return fmt.Errorf("the tool call %s went backwards: %v", p.ToolCallID, p.History)
+					return stateHarm(p.History, fmt.Errorf("the tool call %s went backwards: %v", p.ToolCallID, p.History))
 				}
 			}
 		}
@@ -711,7 +718,7 @@ func (cw *clientWorld) problems() []problem {
 	var out []problem
 	for _, r := range cw.conv.Requests() {
 		if len(r.Dangling) > 0 {
-			out = append(out, problem{check: "CHAIN-05", detail: fmt.Sprintf("CHAIN-05: request %d left %v unanswered before a new user message", r.N, r.Dangling)})
+			out = append(out, problem{check: "CHAIN-05", detail: fmt.Sprintf("CHAIN-05: request %d left %v unanswered before a new user message", r.N, r.Dangling), spec: danglingHarm})
 		}
 		if len(r.Duplicates) > 0 {
 			out = append(out, problem{check: "CHAIN-06", detail: fmt.Sprintf("CHAIN-06: request %d repeats the tool call(s) %v", r.N, r.Duplicates)})
@@ -734,4 +741,18 @@ func (cw *clientWorld) close(ctx context.Context) {
 	if cw.server != nil {
 		_ = cw.server.Close()
 	}
+}
+
+// stateHarm grades a tool-call part's path through its states: a move back
+// out of approval-responded, or out of a terminal state, loses the user's
+// answer or the call's result from the client (lost); any other departure
+// from the order of states harms nobody.
+func stateHarm(history []chat.ToolState, err error) error {
+	for i := 1; i < len(history); i++ {
+		prev := history[i-1]
+		if (prev == chat.ApprovalResponded || prev.Terminal()) && history[i].Rank() < prev.Rank() {
+			return harmed(checks.Lost, fmt.Errorf("%w: it left %s for %s", err, prev, history[i]))
+		}
+	}
+	return harmless(err)
 }

@@ -21,6 +21,14 @@ type finding struct {
 	step    string
 	outcome report.Outcome
 	message string
+	// spec is the harm a failure causes and how the run shows it.
+	spec harmSpec
+	// harm, evidence and graded are filled in when the scenario ends
+	// (grade): the harm the run showed and its evidence, or why a failure
+	// of a MUST check only warns.
+	harm     checks.Harm
+	evidence string
+	graded   string
 }
 
 // blockedError is an assertion that cannot be evaluated because an earlier
@@ -44,6 +52,8 @@ type chargedError struct {
 	check string
 	why   string
 	own   error
+	// spec is the harm of the fault charged to check.
+	spec harmSpec
 }
 
 func (e *chargedError) Error() string { return e.why }
@@ -75,6 +85,11 @@ func (e *authoringError) Unwrap() error { return e.err }
 // only when the scenario must stop: the target could not be driven, or the
 // scenario is wrong.
 func (w *world) judge(check string, err error) error {
+	spec := w.stepHarm
+	var herrH *harmError
+	if errors.As(err, &herrH) {
+		spec = herrH.spec
+	}
 	var (
 		herr *harnessError
 		aerr *authoringError
@@ -88,7 +103,7 @@ func (w *world) judge(check string, err error) error {
 		} else {
 			if key := "charged " + cerr.check + " " + cerr.why; !w.reported[key] {
 				w.reported[key] = true
-				w.record(cerr.check, report.OutcomeFail, cerr.why)
+				w.recordHarm(cerr.check, report.OutcomeFail, cerr.why, cerr.spec)
 			}
 			err = cerr.own
 		}
@@ -119,13 +134,19 @@ func (w *world) judge(check string, err error) error {
 	case errors.As(err, &nerr):
 		w.record(check, report.OutcomeNotApplicable, nerr.why)
 	default:
-		w.record(check, report.OutcomeFail, err.Error())
+		w.recordHarm(check, report.OutcomeFail, err.Error(), spec)
 	}
 	return nil
 }
 
+// record records a finding whose failure, if it is one, shows no harm.
 func (w *world) record(check string, o report.Outcome, msg string) {
-	w.findings = append(w.findings, finding{check: check, step: w.step, outcome: o, message: msg})
+	w.recordHarm(check, o, msg, harmSpec{})
+}
+
+// recordHarm records a finding with the harm its failure causes.
+func (w *world) recordHarm(check string, o report.Outcome, msg string, spec harmSpec) {
+	w.findings = append(w.findings, finding{check: check, step: w.step, outcome: o, message: msg, spec: spec})
 }
 
 // failed reports whether some check failed so far.
@@ -160,7 +181,7 @@ func (w *world) drainAt(final bool) {
 				w.record(p.Check, report.OutcomeBlocked, why)
 				continue
 			}
-			w.record(p.Check, report.OutcomeFail, p.String())
+			w.recordHarm(p.Check, report.OutcomeFail, p.String(), w.violationHarm(p))
 		}
 		w.seenProblems = len(problems)
 		journal := w.sim.Journal()
@@ -191,7 +212,7 @@ func (w *world) drainAt(final bool) {
 	})
 	for _, k := range keys {
 		w.reported["WIRE-03 "+k.call+fmt.Sprint(k.turn)] = true
-		w.record("WIRE-03", report.OutcomeFail, fmt.Sprintf("tool call %s ran %d times within turn %d", k.call, count[k], k.turn))
+		w.recordHarm("WIRE-03", report.OutcomeFail, fmt.Sprintf("tool call %s ran %d times within turn %d", k.call, count[k], k.turn), harmSpec{harm: checks.RanAgainstAnswer})
 	}
 	for _, p := range w.client.problems() {
 		if w.reported[p.check+" "+p.detail] || (p.check == "" && !final) {
@@ -202,7 +223,7 @@ func (w *world) drainAt(final bool) {
 			w.notes = append(w.notes, p.detail)
 			continue
 		}
-		w.record(p.check, report.OutcomeFail, p.detail)
+		w.recordHarm(p.check, report.OutcomeFail, p.detail, p.spec)
 	}
 }
 
@@ -240,26 +261,33 @@ func (w *world) metExpectations(e simulator.Entry) {
 // evaluated has no verdict in the scenario.
 func (w *world) verdict(res *report.Scenario) {
 	res.CheckVerdicts = map[string]report.Verdict{}
-	worst := map[string]report.Outcome{}
-	for _, f := range w.findings {
-		res.Findings = append(res.Findings, report.Finding{Check: f.check, Step: f.step, Outcome: f.outcome, Message: f.message})
-		if rank(f.outcome) > rank(worst[f.check]) {
-			worst[f.check] = f.outcome
+	res.Provenance = string(checks.Conforming)
+	ooc := w.outOfContract(withAt(res.Tags))
+	if ooc != "" {
+		res.Provenance, res.ProvenanceWhy = string(checks.OutOfContract), ooc
+	}
+	worst := map[string]int{}
+	for i := range w.findings {
+		f := &w.findings[i]
+		w.grade(f, ooc)
+		res.Findings = append(res.Findings, report.Finding{Check: f.check, Step: f.step, Outcome: f.outcome, Message: f.message,
+			Harm: string(f.harm), HarmEvidence: f.evidence, Graded: f.graded})
+		if r := f.rank(); r > worst[f.check] {
+			worst[f.check] = r
 		}
 	}
-	for check, o := range worst {
+	for check, r := range worst {
 		if !contains(res.Checks, check) {
 			res.Checks = append(res.Checks, check)
 		}
-		switch o {
-		case report.OutcomeFail:
+		switch r {
+		case rankFail:
 			res.CheckVerdicts[check] = report.Fail
-			if c, ok := checks.Lookup(check); ok && c.Level != checks.Must {
-				res.CheckVerdicts[check] = report.Warn
-			}
-		case report.OutcomePass:
+		case rankWarn:
+			res.CheckVerdicts[check] = report.Warn
+		case rankPass:
 			res.CheckVerdicts[check] = report.Pass
-		case report.OutcomeNotApplicable:
+		case rankNotApplicable:
 			res.CheckVerdicts[check] = report.NotApplicable
 		}
 	}
@@ -272,20 +300,44 @@ func (w *world) verdict(res *report.Scenario) {
 	res.Notes = append(res.Notes, w.notes...)
 }
 
-// rank orders outcomes: a check's verdict in a scenario is its worst one.
-// A blocked assertion ranks lowest: it says nothing of its check.
-func rank(o report.Outcome) int {
-	switch o {
+// The ranks of graded findings: a check's verdict in a scenario is its
+// worst one. A blocked assertion ranks lowest: it says nothing of its
+// check.
+const (
+	rankNone = iota
+	rankBlocked
+	rankNotApplicable
+	rankPass
+	rankWarn
+	rankFail
+)
+
+// rank is the graded finding's rank: a failure is a MUST failure only for a
+// MUST check whose harm the run showed (grade); otherwise it warns.
+func (f finding) rank() int {
+	switch f.outcome {
 	case report.OutcomeFail:
-		return 4
+		if c, ok := checks.Lookup(f.check); ok && c.Level == checks.Must && f.graded == "" {
+			return rankFail
+		}
+		return rankWarn
 	case report.OutcomePass:
-		return 3
+		return rankPass
 	case report.OutcomeNotApplicable:
-		return 2
+		return rankNotApplicable
 	case report.OutcomeBlocked:
-		return 1
+		return rankBlocked
 	}
-	return 0
+	return rankNone
+}
+
+// withAt gives tags their leading "@".
+func withAt(tags []string) []string {
+	out := make([]string, len(tags))
+	for i, t := range tags {
+		out[i] = "@" + strings.TrimPrefix(t, "@")
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {

@@ -44,6 +44,14 @@ type stepDef struct {
 	expr  string
 	fixed string
 	fn    any
+	// harm is the harm an assertion's failure causes, unless the failure
+	// names its own (harmed, harmedIf, harmless); none: the rule it tests
+	// is SHOULD at most.
+	harm harmSpec
+	// input is the tag a user action gives the scenario's input when it
+	// runs: @out-of-contract for what no conforming client sends, or a
+	// trait a delivery contract may exclude (checks.Traits).
+	input string
 }
 
 // pattern returns the definition's compiled pattern; patterns are compiled
@@ -74,8 +82,19 @@ func definitions(world func() *world) []stepDef {
 	c := &clientSteps{world: world}
 	var defs []stepDef
 	do := func(expr string, fn any) { defs = append(defs, stepDef{kind: kindDo, expr: expr, fn: fn}) }
-	assert := func(expr, fixed string, fn any) {
-		defs = append(defs, stepDef{kind: kindAssert, expr: expr, fixed: fixed, fn: fn})
+	// sends is a user action whose input is out-of-contract, or has a
+	// trait a delivery contract may exclude (tag).
+	sends := func(tag, expr string, fn any) {
+		defs = append(defs, stepDef{kind: kindDo, expr: expr, fn: fn, input: tag})
+	}
+	// assert defines an assertion; h is the harm its failure causes unless
+	// the failure names its own (none: its rule is SHOULD at most).
+	assert := func(expr, fixed string, fn any, h ...harmSpec) {
+		d := stepDef{kind: kindAssert, expr: expr, fixed: fixed, fn: fn}
+		if len(h) > 0 {
+			d.harm = h[0]
+		}
+		defs = append(defs, d)
 	}
 
 	// Arrangement.
@@ -111,24 +130,24 @@ func definitions(world func() *world) []stepDef {
 	do(`the user says "([^"]*)"`, u.says)
 	do(`the user (approves|denies) `+idList+`(?: because "([^"]*)")?`, u.answers)
 	do(`the user answers:`, u.answersTable)
-	do(`the user answers in two messages:`, u.answersTwoMessages)
-	do(`the user approves "([^"]+)" twice in one message`, u.approvesTwice)
-	do(`the user approves "([^"]+)" in one message and again in the next`, u.approvesTwiceAcross)
-	do(`the user approves and denies "([^"]+)" in one message`, u.conflicting)
-	do(`the user approves "([^"]+)" and denies it in the next message`, u.conflictingAcross)
-	do(`the user approves "([^"]+)" along with the unknown approval "([^"]+)"`, u.withOrphan)
-	do(`the user approves "([^"]+)" after the unknown approval "([^"]+)"`, u.afterOrphan)
-	do(`the user approves "([^"]+)" after an assistant note "([^"]*)"`, u.afterNote)
-	do(`the user approves "([^"]+)" and sends its result (\{.*\}) in the same message`, u.approvesWithResult)
-	do(`the user sends the result (\{.*\}) of "([^"]+)" and then its approval in another message`, u.resultThenApproval)
-	do(`the user approves "([^"]+)" and adds "([^"]*)"`, u.approvesAndAdds)
-	do(`the user re-sends the approval for "([^"]+)"`, u.resends)
-	do(`the same request is sent again`, u.replay)
-	do(`the user sends a malformed approval for "([^"]+)": (.+)`, u.malformed)
-	do(`the user sends a forged approval for "([^"]+)" with (\{.*\}) as "([^"]+)"`, u.forged)
-	do(`the user sends an unsigned forged approval for "([^"]+)" with (\{.*\}) as "([^"]+)"`, u.forgedUnsigned)
-	do(`the user approves "([^"]+)" after changing its input to (\{.*\})`, u.tampered)
-	do(`the user approves "([^"]+)" after renaming its tool to "([^"]+)"`, u.renamed)
+	sends("@answers-in-several-messages", `the user answers in two messages:`, u.answersTwoMessages)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" twice in one message`, u.approvesTwice)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" in one message and again in the next`, u.approvesTwiceAcross)
+	sends(checks.OutOfContractTag, `the user approves and denies "([^"]+)" in one message`, u.conflicting)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" and denies it in the next message`, u.conflictingAcross)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" along with the unknown approval "([^"]+)"`, u.withOrphan)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" after the unknown approval "([^"]+)"`, u.afterOrphan)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" after an assistant note "([^"]*)"`, u.afterNote)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" and sends its result (\{.*\}) in the same message`, u.approvesWithResult)
+	sends(checks.OutOfContractTag, `the user sends the result (\{.*\}) of "([^"]+)" and then its approval in another message`, u.resultThenApproval)
+	sends("@answers-not-last", `the user approves "([^"]+)" and adds "([^"]*)"`, u.approvesAndAdds)
+	sends(checks.OutOfContractTag, `the user re-sends the approval for "([^"]+)"`, u.resends)
+	sends(checks.OutOfContractTag, `the same request is sent again`, u.replay)
+	sends(checks.OutOfContractTag, `the user sends a malformed approval for "([^"]+)": (.+)`, u.malformed)
+	sends(checks.OutOfContractTag, `the user sends a forged approval for "([^"]+)" with (\{.*\}) as "([^"]+)"`, u.forged)
+	sends(checks.OutOfContractTag, `the user sends an unsigned forged approval for "([^"]+)" with (\{.*\}) as "([^"]+)"`, u.forgedUnsigned)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" after changing its input to (\{.*\})`, u.tampered)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" after renaming its tool to "([^"]+)"`, u.renamed)
 	do(`the user (approves|denies) the provider approval "([^"]+)"( without the providerExecuted flag)?`, u.providerAnswer)
 
 	// Outcomes of the last turn.
@@ -149,24 +168,24 @@ func definitions(world func() *world) []stepDef {
 	assert(`the turn's first message holds the results for `+idList, "", th.firstMessageHolds)
 	assert(`the turn added an? "([^"]+)" result for "([^"]+)"`, "", th.turnAddedResult)
 	assert(`the turn added exactly one result for each of `+idList, "", th.turnAddedOne)
-	assert(`the stream's approval-request events match the turn's messages`, "REQ-07", th.streamMatches)
-	assert(`the stream's result events match the turn's results`, "PRE-08", th.streamResultsMatch)
+	assert(`the stream's approval-request events match the turn's messages`, "REQ-07", th.streamMatches, lostShown)
+	assert(`the stream's result events match the turn's results`, "PRE-08", th.streamResultsMatch, lostShown)
 	assert(`the stream carries the events (.+) in order`, "", th.eventsInOrder)
-	assert(`the turn carries the provider's approval request "([^"]+)" for "([^"]+)"`, "", th.carriesProviderRequest)
-	assert(`the stream carries the provider's approval request "([^"]+)"`, "", th.streamCarriesProviderRequest)
+	assert(`the turn carries the provider's approval request "([^"]+)" for "([^"]+)"`, "", th.carriesProviderRequest, lostShown)
+	assert(`the stream carries the provider's approval request "([^"]+)"`, "", th.streamCarriesProviderRequest, lostShown)
 	assert(`the turn holds no result for "([^"]+)"`, "", th.turnHoldsNoResult)
 
 	// What ran.
-	assert(`"([^"]+)" has not run`, "", th.notRun)
+	assert(`"([^"]+)" has not run`, "", th.notRun, ranAgainst)
 	assert(`"([^"]+)" has run (\d+) times?`, "", th.ranTimes)
-	assert(`"([^"]+)" has run at most once`, "", th.ranAtMostOnce)
+	assert(`"([^"]+)" has run at most once`, "", th.ranAtMostOnce, ranAgainst)
 	assert(`"([^"]+)" has run`, "", th.hasRun)
-	assert(`"([^"]+)" has not run again after its result`, "", th.notRunAfterResult)
-	assert(`the turn resolved "([^"]+)" once, or refused the message with a clear error`, "", th.resolvedOnceOrRefused)
-	assert(`"([^"]+)" has not run with (\{.*\})`, "", th.notRunWith)
-	assert(`"([^"]+)" ran with (\{.*\})`, "", th.ranWith)
-	assert(`nothing has run`, "", th.nothingRan)
-	assert(`no side effect of the turn lost its result`, "", th.noLostSideEffects)
+	assert(`"([^"]+)" has not run again after its result`, "", th.notRunAfterResult, ranAgainst)
+	assert(`the turn resolved "([^"]+)" once, or refused the message with a clear error`, "", th.resolvedOnceOrRefused, ranAgainst)
+	assert(`"([^"]+)" has not run with (\{.*\})`, "", th.notRunWith, ranAgainst)
+	assert(`"([^"]+)" ran with (\{.*\})`, "", th.ranWith, ranAgainst)
+	assert(`nothing has run`, "", th.nothingRan, ranAgainst)
+	assert(`no side effect of the turn lost its result`, "", th.noLostSideEffects, lostShown)
 	assert(`"([^"]+)" ran before model call (\d+)`, "", th.ranBefore)
 	assert(`at most (\d+) tools? ran at once`, "PRE-07", th.atMostAtOnce)
 	assert(`the policy was asked for "([^"]+)", each time with its input`, "REQ-04", th.policyAskedWithInput)
@@ -176,17 +195,17 @@ func definitions(world func() *world) []stepDef {
 	// What the model received.
 	assert(`the model was called (\d+) times? in the turn`, "", th.modelCalledTimes)
 	assert(`the model was not called in the turn`, "", th.modelNotCalled)
-	assert(`model call (\d+) received an? "([^"]+)" result for "([^"]+)"`, "", th.receivedResult)
+	assert(`model call (\d+) received an? "([^"]+)" result for "([^"]+)"`, "", th.receivedResult, lostShown)
 	assert(`model call (\d+) received the denial of "([^"]+)" with the user's reason "([^"]*)"`, "DEN-02", th.receivedReason)
-	assert(`model call (\d+) received the skipped result for "([^"]+)"`, "PART-02", th.receivedSkipped)
-	assert(`model call (\d+) received exactly one result for each of `+idList, "", th.receivedExactlyOne)
+	assert(`model call (\d+) received the skipped result for "([^"]+)"`, "PART-02", th.receivedSkipped, lostShown)
+	assert(`model call (\d+) received exactly one result for each of `+idList, "", th.receivedExactlyOne, lostShown)
 	assert(`model call (\d+) received no approval parts`, "PRE-12", th.noApprovalParts)
 	assert(`model call (\d+) did not receive the text "([^"]*)"`, "", th.notReceivedText)
-	assert(`model call (\d+) received an error result for "([^"]+)" containing "([^"]*)"`, "", th.receivedError)
+	assert(`model call (\d+) received an error result for "([^"]+)" containing "([^"]*)"`, "", th.receivedError, lostShown)
 	assert(`model call (\d+) received the same result for "([^"]+)" as model call (\d+)`, "", th.sameResult)
 	assert(`model call (\d+) received the same denial text for "([^"]+)" and "([^"]+)"`, "", th.sameDenialText)
-	assert(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied)`, "", th.receivedProviderApproval)
-	assert(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied), or the turn failed with a clear error`, "", th.providerApprovalOrError)
+	assert(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied)`, "", th.receivedProviderApproval, lostShown)
+	assert(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied), or the turn failed with a clear error`, "", th.providerApprovalOrError, lostShown)
 
 	// The client role.
 	do(`the client speaks "([^"]+)"`, c.speaks)
@@ -202,17 +221,17 @@ func definitions(world func() *world) []stepDef {
 	do(`the user sends "([^"]*)" in the client`, c.send)
 	do(`the user (approves|denies) "([^"]+)" in the client(?: because "([^"]*)")?`, c.answer)
 	do(`the client's tool returns (\{.*\}) for "([^"]+)"`, c.toolOutput)
-	assert(`the client shows an approval request for "([^"]+)"`, "", c.showsApproval)
-	assert(`the client shows the approval request for "([^"]+)" with the id the server sent`, "", c.showsApprovalID)
+	assert(`the client shows an approval request for "([^"]+)"`, "", c.showsApproval, lostShown)
+	assert(`the client shows the approval request for "([^"]+)" with the id the server sent`, "", c.showsApprovalID, lostShown)
 	assert(`the client made (\d+) requests?`, "", c.madeRequests)
-	assert(`request (\d+) carries the (approval|denial) of "([^"]+)"`, "", c.carries)
+	assert(`request (\d+) carries the (approval|denial) of "([^"]+)"`, "", c.carries, lostShown)
 	assert(`request (\d+) carries no answer for "([^"]+)"`, "", c.carriesNone)
 	assert(`no request resumes an interrupt an earlier request resumed`, "", c.noStaleResume)
 	assert(`the tool call "([^"]+)" went through (.+)`, "CHAIN-04", c.wentThrough)
 	assert(`every tool call's state moved forward only`, "CHAIN-04", c.forwardOnly)
 	assert(`the client holds each tool call once`, "CHAIN-06", c.holdsOnce)
-	assert(`no request left a call dangling`, "CHAIN-05", c.noDangling)
-	assert(`the message was refused with a clear error,(?: held in the client's queue,)? or "([^"]+)" was answered in the request that sent it`, "CHAIN-05", c.refusedOrAnswered)
+	assert(`no request left a call dangling`, "CHAIN-05", c.noDangling, danglingHarm)
+	assert(`the message was refused with a clear error,(?: held in the client's queue,)? or "([^"]+)" was answered in the request that sent it`, "CHAIN-05", c.refusedOrAnswered, danglingHarm)
 	return defs
 }
 
@@ -401,6 +420,9 @@ func call(ctx context.Context, defs []stepDef, b *boundStep, w *world, infoErr e
 	in = append(in, reflect.ValueOf(ctx))
 	in = append(in, b.args...)
 	if d.kind == kindDo {
+		if d.input != "" && w != nil {
+			w.markInput(d.input)
+		}
 		out := reflect.ValueOf(d.fn).Call(in)[0]
 		if out.IsNil() {
 			return nil
@@ -411,7 +433,7 @@ func call(ctx context.Context, defs []stepDef, b *boundStep, w *world, infoErr e
 	if err != nil {
 		return &authoringError{err: err}
 	}
-	w.readTurn, w.check = false, check
+	w.readTurn, w.check, w.stepHarm = false, check, d.harm
 	out := reflect.ValueOf(d.fn).Call(in)[0]
 	var aerr error
 	if !out.IsNil() {

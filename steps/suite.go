@@ -129,7 +129,16 @@ func (s *Suite) verdict(w *world, pickle *godog.Scenario, started time.Time, fai
 	w.verdict(&res)
 	for _, f := range res.Findings {
 		if f.Outcome == report.OutcomeFail {
-			res.Problems = append(res.Problems, report.Problem{Check: f.Check, Detail: f.Check + ": " + strings.TrimPrefix(f.Message, f.Check+": ")})
+			detail := f.Check + ": " + strings.TrimPrefix(f.Message, f.Check+": ")
+			switch {
+			case f.Graded != "":
+				detail += " [warning: " + f.Graded + "]"
+			case f.Harm != "" && f.HarmEvidence != "" && f.HarmEvidence != f.Message:
+				detail += " [harm: " + f.Harm + ": " + f.HarmEvidence + "]"
+			case f.Harm != "":
+				detail += " [harm: " + f.Harm + "]"
+			}
+			res.Problems = append(res.Problems, report.Problem{Check: f.Check, Detail: detail, Harm: f.Harm})
 		}
 	}
 	res.Verdict = report.Pass

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/target"
@@ -39,7 +40,7 @@ func (t *then) failsWith(_ context.Context, code string) error {
 		return fmt.Errorf("the turn succeeded (finish reason %q), want it to fail with %s", last.Response.FinishReason, code)
 	}
 	if got := last.Response.Error.Code; got != code {
-		return fmt.Errorf("the turn failed with %s (%s), want %s", got, last.Response.Error.Message, code)
+		return crashedIfOther(last.Response.Error, fmt.Errorf("the turn failed with %s (%s), want %s", got, last.Response.Error.Message, code))
 	}
 	return nil
 }
@@ -55,10 +56,10 @@ func (t *then) failsClearly(_ context.Context) error {
 		return fmt.Errorf("the turn succeeded (finish reason %q), want it refused with a clear error", last.Response.FinishReason)
 	}
 	if e.Code != "InvalidMessages" && e.Code != "InvalidApproval" {
-		return fmt.Errorf("the turn failed with %s (%s), want InvalidMessages or InvalidApproval", e.Code, e.Message)
+		return crashedIfOther(e, fmt.Errorf("the turn failed with %s (%s), want InvalidMessages or InvalidApproval", e.Code, e.Message))
 	}
 	if strings.TrimSpace(e.Message) == "" {
-		return fmt.Errorf("the turn failed with %s but no message says why", e.Code)
+		return harmed(checks.Crashed, fmt.Errorf("the turn failed with %s but no message says why", e.Code))
 	}
 	return nil
 }
@@ -74,10 +75,10 @@ func (t *then) failsOrDenied(_ context.Context, code, callID string) error {
 			clear = true // an SDK without a ToolNotFound error refuses the turn clearly
 		}
 		if !clear {
-			return fmt.Errorf("the turn failed with %s (%s), want %s or a denial result for %s", e.Code, e.Message, code, callID)
+			return crashedIfOther(e, fmt.Errorf("the turn failed with %s (%s), want %s or a denial result for %s", e.Code, e.Message, code, callID))
 		}
 		if runs := t.world().runsOf(callID); len(runs) > 0 {
-			return fmt.Errorf("the turn failed with %s, but %s ran %d time(s)%s", e.Code, callID, len(runs), turnsOf(runs))
+			return harmed(checks.RanAgainstAnswer, fmt.Errorf("the turn failed with %s, but %s ran %d time(s)%s", e.Code, callID, len(runs), turnsOf(runs)))
 		}
 		return nil
 	}
@@ -86,7 +87,7 @@ func (t *then) failsOrDenied(_ context.Context, code, callID string) error {
 		for _, p := range m.Content {
 			if p.Type == model.PartToolResult && p.ToolCallID == callID && p.Output != nil && (untyped || p.Output.Type == model.OutputExecutionDenied) {
 				if runs := t.world().runsOf(callID); len(runs) > 0 {
-					return fmt.Errorf("%s got a result, but it ran %d time(s): a denial result is for a call that does not run", callID, len(runs))
+					return harmed(checks.RanAgainstAnswer, fmt.Errorf("%s got a result, but it ran %d time(s): a denial result is for a call that does not run", callID, len(runs)))
 				}
 				return nil
 			}
@@ -122,17 +123,18 @@ func (t *then) deniedInPrompt(last *turnRecord, callID string) error {
 		var own error
 		switch {
 		case len(w.runsOf(callID)) > 0:
-			own = fmt.Errorf("%s got a result, but it ran %d time(s): a denial result is for a call that does not run", callID, len(w.runsOf(callID)))
+			own = harmed(checks.RanAgainstAnswer, fmt.Errorf("%s got a result, but it ran %d time(s): a denial result is for a call that does not run", callID, len(w.runsOf(callID))))
 		case w.info.Features.UntypedResults:
 		case e.Lossy:
 			own = blocked("%s: over a provider wire its type is read from those messages", why)
 		case res[0].Output.Type != model.OutputExecutionDenied:
-			own = fmt.Errorf("model call %d received a %s result for %s, want a denial", call, res[0].Output.Type, callID)
+			own = harmed(checks.Lost, fmt.Errorf("model call %d received a %s result for %s, want a denial", call, res[0].Output.Type, callID))
 		}
+		lost := harmSpec{harm: checks.Lost, show: resultNeverSeen(last.N, callID)}
 		if turnResultRules[w.check] {
-			return errors.New(why)
+			return &harmError{spec: lost, err: errors.New(why)}
 		}
-		return &chargedError{check: w.resultRule(last, callID), why: why, own: own}
+		return &chargedError{check: w.resultRule(last, callID), why: why, own: own, spec: lost}
 	}
 	return nil
 }
@@ -153,7 +155,7 @@ func (t *then) asksOrFails(_ context.Context, callID string) error {
 			return fmt.Errorf("the turn failed with a model error (%s), want an approval request for %s or a refusal of the turn", e.Message, callID)
 		}
 		if strings.TrimSpace(e.Message) == "" {
-			return fmt.Errorf("the turn failed with %s but no message says why", e.Code)
+			return harmed(checks.Crashed, fmt.Errorf("the turn failed with %s but no message says why", e.Code))
 		}
 		made := false
 		for _, c := range t.world().callsMadeIn(last) {
@@ -280,7 +282,7 @@ func (t *then) everyCallAccounted(_ context.Context) error {
 	for _, c := range made {
 		id := c.ID
 		if _, in := ix.Call(id); !in {
-			return fmt.Errorf("the model called %s (%s) in the turn, but the turn's messages do not hold the call (messages: %s)", id, c.Name, summarize(last.Response.Messages))
+			return harmedIf(checks.Lost, resultNeverSeen(last.N, id), fmt.Errorf("the model called %s (%s) in the turn, but the turn's messages do not hold the call (messages: %s)", id, c.Name, summarize(last.Response.Messages)))
 		}
 		_, hasResult := ix.Result(id)
 		_, hasRequest := ix.RequestForCall(id)
@@ -289,7 +291,7 @@ func (t *then) everyCallAccounted(_ context.Context) error {
 				unasked = append(unasked, id)
 				continue
 			}
-			return fmt.Errorf("call %s (%s) ended the turn with neither a result nor a pending approval", id, c.Name)
+			return harmedIf(checks.Lost, resultNeverSeen(last.N, id), fmt.Errorf("call %s (%s) ended the turn with neither a result nor a pending approval", id, c.Name))
 		}
 	}
 	if len(unasked) > 0 {
@@ -319,11 +321,11 @@ func (t *then) everyCallAccountedOrRefused(ctx context.Context) error {
 		return blocked("turn %d failed because the model refused its prompt", last.N)
 	}
 	if strings.TrimSpace(e.Message) == "" {
-		return fmt.Errorf("the turn failed with %s but no message says why", e.Code)
+		return harmed(checks.Crashed, fmt.Errorf("the turn failed with %s but no message says why", e.Code))
 	}
 	for _, r := range w.harness.runsSnapshot() {
 		if r.Turn == last.N {
-			return fmt.Errorf("the turn failed with %s (%s), but %s (%s) ran in it", e.Code, e.Message, r.ToolCallID, r.Tool)
+			return harmed(checks.Lost, fmt.Errorf("the turn failed with %s (%s), but %s (%s) ran in it: its side effect happened and its result is lost with the turn", e.Code, e.Message, r.ToolCallID, r.Tool))
 		}
 	}
 	return nil
@@ -368,7 +370,9 @@ func (t *then) turnAddedResult(_ context.Context, typ, callID string) error {
 		return &naError{why: "the target declares untyped results: the type of its result for " + callID + " is not its own"}
 	}
 	if string(res.Output.Type) != typ {
-		return fmt.Errorf("the turn's result for %s is of type %s, want %s", callID, res.Output.Type, typ)
+		// A result of another type than the answer asked tells the model
+		// something else happened: the answer is lost.
+		return harmed(checks.Lost, fmt.Errorf("the turn's result for %s is of type %s, want %s", callID, res.Output.Type, typ))
 	}
 	return nil
 }
@@ -573,7 +577,10 @@ func (t *then) ranTimes(_ context.Context, what string, n int) error {
 		if unasked := w.unaskedNotRun(what); len(runs) < n && len(runs)+len(unasked) >= n {
 			return blocked("%s: no approval was asked for %s (REQ-01's failure, charged there)", msg, strings.Join(unasked, ", "))
 		}
-		return errors.New(msg)
+		if len(runs) > n {
+			return harmed(checks.RanAgainstAnswer, errors.New(msg))
+		}
+		return harmedIf(checks.Lost, neverRan(what, n), errors.New(msg))
 	}
 	return nil
 }
@@ -609,7 +616,7 @@ func (t *then) ranBefore(_ context.Context, what string, call int) error {
 	w := t.world()
 	runs := w.runsOf(what)
 	if len(runs) == 0 {
-		return fmt.Errorf("%s never ran", what)
+		return harmedIf(checks.Lost, neverRan(what, 1), fmt.Errorf("%s never ran", what))
 	}
 	modelSeq := 0
 	for _, e := range w.tl.snapshot() {
@@ -654,7 +661,14 @@ func (t *then) modelCalledTimes(_ context.Context, n int) error {
 		return err
 	}
 	if got := last.LastModelCall - last.FirstModelCall + 1; got != n {
-		return fmt.Errorf("the model was called %d time(s) in the turn, want %d", got, n)
+		err := fmt.Errorf("the model was called %d time(s) in the turn, want %d", got, n)
+		if got > n {
+			// A model called again while a call waits sends a prompt the
+			// provider refuses (the call dangles); calls that fewer or
+			// hide the waiting call are judged by the rules of results.
+			return harmedIf(checks.Refused, refusalFor(last.FirstModelCall), err)
+		}
+		return harmless(err)
 	}
 	return nil
 }
@@ -1000,7 +1014,7 @@ func (t *then) turnAddedOne(_ context.Context, ids string) error {
 				missing = t.world().missingResult(last, id, fmt.Sprintf("turn %d added no result for %s, want exactly one (messages: %s)", last.N, id, summarize(last.Response.Messages)))
 			}
 		default:
-			return fmt.Errorf("the turn added %d result(s) for %s, want exactly one (messages: %s)", n, id, summarize(last.Response.Messages))
+			return harmedIf(checks.Refused, refusalFor(last.FirstModelCall, id), fmt.Errorf("the turn added %d result(s) for %s, want exactly one (messages: %s)", n, id, summarize(last.Response.Messages)))
 		}
 	}
 	return missing
@@ -1052,17 +1066,31 @@ func (t *then) streamResultsMatch(_ context.Context) error {
 	if len(got) != len(want) {
 		return fmt.Errorf("the stream carried %d result event(s) (%s), the turn's messages hold %d result(s) (%s)", len(got), resultIDs(got), len(want), resultIDs(want))
 	}
-	for i := range want {
-		if got[i].ToolCallID != want[i].ToolCallID {
-			return fmt.Errorf("result event %d is for %s, the messages' result %d is for %s (events %s, messages %s)", i+1, got[i].ToolCallID, i+1, want[i].ToolCallID, resultIDs(got), resultIDs(want))
+	// The events may come in any order (completion order, for calls run at
+	// once): each result of the messages is matched to the event for its
+	// call.
+	used := make([]bool, len(got))
+	for _, wp := range want {
+		j := slices.IndexFunc(got, func(g model.Part) bool { return g.ToolCallID == wp.ToolCallID })
+		for j >= 0 && used[j] {
+			k := slices.IndexFunc(got[j+1:], func(g model.Part) bool { return g.ToolCallID == wp.ToolCallID })
+			if k < 0 {
+				j = -1
+				break
+			}
+			j += 1 + k
 		}
+		if j < 0 {
+			return fmt.Errorf("the stream carried no result event for %s, whose result the turn's messages hold (events %s, messages %s)", wp.ToolCallID, resultIDs(got), resultIDs(want))
+		}
+		used[j] = true
 		if w.info.Features.UntypedResults {
 			continue
 		}
-		if !got[i].Output.Equal(want[i].Output) {
-			a, _ := json.Marshal(want[i].Output)
-			b, _ := json.Marshal(got[i].Output)
-			return fmt.Errorf("the result event for %s carries %s, the message holds %s", want[i].ToolCallID, b, a)
+		if !got[j].Output.Equal(wp.Output) {
+			a, _ := json.Marshal(wp.Output)
+			b, _ := json.Marshal(got[j].Output)
+			return fmt.Errorf("the result event for %s carries %s, the message holds %s", wp.ToolCallID, b, a)
 		}
 	}
 	return nil
@@ -1264,10 +1292,10 @@ func (t *then) resolvedOnceOrRefused(_ context.Context, callID string) error {
 			return fmt.Errorf("the turn failed with %s (%s), want %s resolved once or the message refused as invalid", e.Code, e.Message, callID)
 		}
 		if strings.TrimSpace(e.Message) == "" {
-			return fmt.Errorf("the turn refused the message with %s but no message says why", e.Code)
+			return harmed(checks.Crashed, fmt.Errorf("the turn refused the message with %s but no message says why", e.Code))
 		}
 		if len(runs) > 0 {
-			return fmt.Errorf("the turn refused the message, but %s ran %d time(s)%s", callID, len(runs), turnsOf(runs))
+			return harmed(checks.RanAgainstAnswer, fmt.Errorf("the turn refused the message, but %s ran %d time(s)%s", callID, len(runs), turnsOf(runs)))
 		}
 		return nil
 	}
@@ -1377,7 +1405,7 @@ func (t *then) failedAsDeclared(ctx context.Context, callID, text string) error 
 // is another rule's (WIRE-03 within a turn, PRE-03 across turns).
 func (t *then) hasRun(_ context.Context, what string) error {
 	if runs := t.world().runsOf(what); len(runs) == 0 {
-		return fmt.Errorf("%s never ran", what)
+		return harmedIf(checks.Lost, neverRan(what, 1), fmt.Errorf("%s never ran", what))
 	}
 	return nil
 }
@@ -1435,7 +1463,18 @@ func (t *then) finishesOrRefuses(_ context.Context) error {
 	case e.Code != "InvalidMessages" && e.Code != "InvalidApproval" && e.Code != "MissingToolResults":
 		return fmt.Errorf("the turn failed with %s (%s), want it finished or refused as invalid input", e.Code, e.Message)
 	case strings.TrimSpace(e.Message) == "":
-		return fmt.Errorf("the turn refused its input with %s but no message says why", e.Code)
+		return harmed(checks.Crashed, fmt.Errorf("the turn refused its input with %s but no message says why", e.Code))
 	}
 	return nil
+}
+
+// crashedIfOther grades a turn that failed with another error than the
+// clear refusal due: an error of code Other is the runtime's own failure,
+// not a refusal of the input (crashed); another code refuses the input
+// under another name, which harms nobody.
+func crashedIfOther(e *target.TurnError, err error) error {
+	if e != nil && e.Code == "Other" {
+		return harmed(checks.Crashed, fmt.Errorf("%w: an error of code Other is the runtime failing, not a refusal of the input", err))
+	}
+	return err
 }

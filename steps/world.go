@@ -114,8 +114,13 @@ type world struct {
 	// assertion reads of them (their answers, results, runs, the turn's
 	// end) was taken away by that failure, and is blocked.
 	unasked map[string]int
-	// check is the check of the assertion under way.
-	check string
+	// check is the check of the assertion under way, and stepHarm the harm
+	// its failure causes unless the failure names its own.
+	check    string
+	stepHarm harmSpec
+	// inputTags are the tags the scenario's user actions gave its input
+	// (markInput).
+	inputTags []string
 }
 
 func newWorld(s *Suite, info *target.Info) *world {
@@ -634,6 +639,7 @@ func (w *world) requireRole(role string) {
 type problem struct {
 	check  string
 	detail string
+	spec   harmSpec
 }
 
 // adaptExpect checks a scripted turn's expectations of the prompt and fits
@@ -814,10 +820,11 @@ func (w *world) missingResult(rec *turnRecord, callID, why string) error {
 		}
 	}
 	if turnResultRules[w.check] {
-		return errors.New(why)
+		return harmedIf(checks.Lost, resultNeverSeen(rec.N, callID), errors.New(why))
 	}
 	owner := w.resultRule(rec, callID)
-	return &chargedError{check: owner, why: why, own: blocked("%s: that is %s's rule, charged there", why, owner)}
+	return &chargedError{check: owner, why: why, own: blocked("%s: that is %s's rule, charged there", why, owner),
+		spec: harmSpec{harm: checks.Lost, show: resultNeverSeen(rec.N, callID)}}
 }
 
 // turnOf returns the turn in which the journal's model call n was made.

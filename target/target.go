@@ -125,6 +125,42 @@ type Features struct {
 	// HostedTools: tools the provider runs (a hosted MCP server) can be
 	// given in tools[] with providerExecuted and serverLabel.
 	HostedTools bool `json:"hostedTools,omitempty"`
+	// Contract is how the SDK documents that answers reach it. Input
+	// outside it is out-of-contract for the target: only the safety harms
+	// (ran-against-answer, forged, crashed) are MUST there.
+	Contract Contract `json:"contract,omitzero"`
+}
+
+// Contract is the delivery contract an SDK documents: what its own
+// clients send, and what its own chat server does with it. Each field is a
+// claim the adapter cites the SDK's docs for.
+type Contract struct {
+	// AnswersInLastMessage: a request's approval answers come in one tool
+	// message, the last of the history (answers split over several
+	// messages, or followed by another message, are out-of-contract).
+	AnswersInLastMessage bool `json:"answersInLastMessage,omitempty"`
+	// WholeBatches: the SDK's own client answers every pending approval of
+	// a step in one request (a partial batch is out-of-contract).
+	WholeBatches bool `json:"wholeBatches,omitempty"`
+	// ServerSupersedesPending: the SDK's own chat server resolves a new user
+	// message sent over a pending approval (it drops the superseded
+	// request), so a client that sends one leaves no call the provider
+	// refuses.
+	ServerSupersedesPending bool `json:"serverSupersedesPending,omitempty"`
+}
+
+// Declares reports whether the contract holds the named field (its JSON
+// name).
+func (c Contract) Declares(name string) bool {
+	switch name {
+	case "answersInLastMessage":
+		return c.AnswersInLastMessage
+	case "wholeBatches":
+		return c.WholeBatches
+	case "serverSupersedesPending":
+		return c.ServerSupersedesPending
+	}
+	return false
 }
 
 // The values of Features.Steps.

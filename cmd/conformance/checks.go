@@ -148,10 +148,10 @@ func writeChecksMarkdown(w io.Writer) error {
 	b.WriteString(checksIntro)
 	b.WriteString("\n## Summary\n")
 	for _, g := range checks.Groups {
-		fmt.Fprintf(&b, "\n### %s (%s)\n\n| id | level | role | rule |\n|---|---|---|---|\n", g.Title, g.Prefix)
+		fmt.Fprintf(&b, "\n### %s (%s)\n\n| id | level | role | harm | rule |\n|---|---|---|---|---|\n", g.Title, g.Prefix)
 		for _, c := range checks.All() {
 			if c.Group == g.Prefix {
-				fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", c.ID, strings.ToLower(c.ID), c.Level, c.Role, mdEscape(c.Rule))
+				fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s |\n", c.ID, strings.ToLower(c.ID), c.Level, c.Role, harmList(c.Harm), mdEscape(c.Rule))
 			}
 		}
 	}
@@ -184,6 +184,12 @@ func sections(b *strings.Builder, list []checks.Check) {
 			fmt.Fprintf(b, "\n#### %s\n\n", c.ID)
 			fmt.Fprintf(b, "**%s**, %s role. %s\n\n", c.Level, c.Role, c.Rule)
 			fmt.Fprintf(b, "**Normative text.** %s\n\n", c.Text)
+			if len(c.Harm) > 0 {
+				fmt.Fprintf(b, "**Harm.** %s.\n\n", harmList(c.Harm))
+			}
+			if c.Decision != "" {
+				fmt.Fprintf(b, "**Decided.** %s\n\n", c.Decision)
+			}
 			fmt.Fprintf(b, "**Why it matters.** %s\n\n", c.Rationale)
 			fmt.Fprintf(b, "**Where it comes from.** %s (%s)\n", c.Origin, c.Source)
 		}
@@ -191,3 +197,12 @@ func sections(b *strings.Builder, list []checks.Check) {
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// harmList names harms, comma-separated ("" for none).
+func harmList(hs []checks.Harm) string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = string(h)
+	}
+	return strings.Join(out, ", ")
+}

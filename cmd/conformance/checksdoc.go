@@ -78,6 +78,62 @@ cannot run at all. Outcomes, from worst: *fail*, *pass*, *not applicable*,
 A scenario's verdict is the worst of its checks' verdicts (fail, error,
 timeout, warn, pass, not applicable, in that order).
 
+## Harm: what makes a MUST failure
+
+A MUST failure is a claim that an SDK's maintainers must accept as a bug,
+so **every MUST failure shows, in the same run, the harm it causes**, from
+one short list:
+
+- **refused**: the provider refuses the prompt (the simulator answers with
+  the provider's exact HTTP 400, in the journal);
+- **ran-against-answer**: a tool runs unapproved, after a denial, twice for
+  one approval, or on input other than the one shown for approval;
+- **lost**: an answer or a result silently disappears (an approved call
+  never runs and nothing says why; a result that no prompt and no later
+  turn ever holds; a result the stream's consumer never gets);
+- **crashed**: the runtime dies, or fails with an error that does not say
+  what is wrong (code ` + "`Other`" + `, or no message) where a clear refusal is due;
+- **forged**: an approval the runtime did not issue, or one for other
+  input, is honoured.
+
+Each assertion names the harm its failure causes. Some failures are their
+own evidence (a tool run after a denial); for others the harm is looked for
+in the whole run when the scenario ends (a result missing from a turn's
+messages is *lost* only if no prompt and no later turn ever held it, and
+*refused* where a prompt naming the call was refused). A failed assertion
+that shows no harm, or whose harm the run does not show, counts as a
+**warning**: its rule is SHOULD at most (a finish reason, an event order, a
+layout the provider accepts). ` + "`conformance checks --format json`" + ` lists each
+check's harms (` + "`harm`" + `); report.json gives each failed assertion the harm
+it showed and its evidence (` + "`harm`" + `, ` + "`harmEvidence`" + `), or why it only warns
+(` + "`graded`" + `).
+
+## Provenance: who produces the input
+
+Each scenario's input is **conforming** (what the SDK's own flows, or any
+conforming client, send) or **out-of-contract** (re-sent or replayed
+answers, forged or edited histories, hand-built layouts). A scenario is
+out-of-contract when a user action of it sends what no conforming client
+sends (the suite knows its own steps: a re-sent answer, a replayed request,
+a forged or tampered approval, a malformed answer, a note written between a
+call and its answer), or when it says so (the tag ` + "`@out-of-contract`" + `, or
+` + "`tags: [out-of-contract]`" + ` in YAML, for a hand-edited history).
+
+An SDK may document how answers reach it. The adapter declares that
+**delivery contract** in its info (` + "`features.contract`" + `: ` + "`answersInLastMessage`" + `,
+` + "`wholeBatches`" + `, ` + "`serverSupersedesPending`" + `; see
+[driver-protocol.md](driver-protocol.md)), and a scenario whose input has a
+trait the contract excludes is out-of-contract for that target: answers
+split over several messages (` + "`@answers-in-several-messages`" + `), another
+message after the answers (` + "`@answers-not-last`" + `), part of a batch
+answered (` + "`@partial-batch`" + `).
+
+**On out-of-contract input only the safety harms (ran-against-answer,
+forged, crashed) are MUST**; a refusal or a loss there is a warning.
+Reports show each failing scenario's provenance (report.md's *Input*,
+report.json's ` + "`provenance`" + ` and ` + "`provenanceWhy`" + `), so a reader sees at once
+whether ordinary use triggers it.
+
 **Always-on rules.** Whatever a scenario's steps say, the suite also checks:
 
 - **WIRE-01** and **WIRE-02** on every model call of every agent scenario:

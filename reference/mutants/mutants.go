@@ -308,8 +308,6 @@ var all = []Mutant{
 		"gives a dynamic policy only the messages after the model's last reply: in a later step it sees a tool result, not the user's request", "neighbour of policy-without-messages"),
 	mutant("requests-in-own-message", fault.RequestsInOwnMessage, []string{"REQ-01"},
 		"returns the approval requests in an assistant message of their own instead of the message that holds the calls", "the messages a turn returns"),
-	mutant("keeps-model-finish-reason", fault.KeepsModelFinishReason, []string{"REQ-03"},
-		"ends a turn with a pending approval with the model's own finish reason (stop, when the model says so) instead of tool-calls", "models that end a step of tool calls with finish reason stop"),
 	mutant("lone-stray-answer-takes-latest", fault.StrayAnswerTakesLatest, []string{"PRE-04"},
 		"takes a request's only answer, when it matches no request, as the answer to the latest request still open", "neighbour of call-id-as-approval-id"),
 	mutant("forgery-unchecked-when-policy-exempts", fault.ExemptForgeryUnchecked, []string{"SEC-01"},

@@ -1,0 +1,130 @@
+package steps
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/report"
+	"github.com/approval-conformance-kit/ack/target"
+)
+
+// gradeOne judges one failed assertion of check in a fresh world and
+// returns the scenario's verdict for the check and the finding.
+func gradeOne(t *testing.T, info *target.Info, tags []string, input []string, check string, err error) (report.Verdict, report.Finding, report.Scenario) {
+	t.Helper()
+	w := &world{reported: map[string]bool{}, info: info}
+	for _, tag := range input {
+		w.markInput(tag)
+	}
+	if jerr := w.judge(check, err); jerr != nil {
+		t.Fatalf("judge: %v", jerr)
+	}
+	res := report.Scenario{Tags: tags, Checks: []string{check}}
+	w.verdict(&res)
+	if len(res.Findings) != 1 {
+		t.Fatalf("findings %+v, want one", res.Findings)
+	}
+	return res.CheckVerdicts[check], res.Findings[0], res
+}
+
+// A MUST failure stands only where the run shows its harm: a failure that
+// shows none, or whose harm the run does not show, warns.
+func TestGradeByHarm(t *testing.T) {
+	info := &target.Info{}
+	never := func(*world) (string, bool) { return "", false }
+	shown := func(*world) (string, bool) { return "model call 2 was refused with HTTP 400", true }
+	for _, tc := range []struct {
+		name       string
+		check      string
+		err        error
+		want       report.Verdict
+		harm       string
+		gradedHas  string
+		evidenceIs string
+	}{
+		{"harmless", "REQ-01", harmless(errors.New("no approval request for call_1")), report.Warn, "", "no harm", ""},
+		{"unnamed harm is none", "REQ-03", errors.New("finish reason stop"), report.Warn, "", "no harm", ""},
+		{"shown by itself", "REQ-01", harmed(checks.RanAgainstAnswer, errors.New("deleteFile ran 1 time")), report.Fail, "ran-against-answer", "", "deleteFile ran 1 time"},
+		{"shown by the run", "REQ-06", harmedIf(checks.Refused, shown, errors.New("call_2 has no result")), report.Fail, "refused", "", "model call 2 was refused with HTTP 400"},
+		{"not shown by the run", "REQ-06", harmedIf(checks.Lost, never, errors.New("call_2 deferred")), report.Warn, "", "not shown", ""},
+		{"a SHOULD check warns whatever its harm", "SEC-01", harmed(checks.Forged, errors.New("forged approval honoured")), report.Warn, "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, f, _ := gradeOne(t, info, nil, nil, tc.check, tc.err)
+			if v != tc.want {
+				t.Errorf("verdict %s, want %s (finding %+v)", v, tc.want, f)
+			}
+			if f.Harm != tc.harm {
+				t.Errorf("harm %q, want %q", f.Harm, tc.harm)
+			}
+			if tc.gradedHas != "" && !strings.Contains(f.Graded, tc.gradedHas) {
+				t.Errorf("graded %q, want it to say %q", f.Graded, tc.gradedHas)
+			}
+			if tc.evidenceIs != "" && f.HarmEvidence != tc.evidenceIs {
+				t.Errorf("evidence %q, want %q", f.HarmEvidence, tc.evidenceIs)
+			}
+		})
+	}
+}
+
+// On out-of-contract input only the safety harms are MUST; a trait makes
+// input out-of-contract only for a target whose declared contract
+// excludes it.
+func TestGradeByProvenance(t *testing.T) {
+	lost := func() error { return harmed(checks.Lost, errors.New("no result for d2")) }
+	ran := func() error { return harmed(checks.RanAgainstAnswer, errors.New("d2 ran after its denial")) }
+	plain := &target.Info{}
+	contract := &target.Info{Features: target.Features{Contract: target.Contract{AnswersInLastMessage: true}}}
+
+	v, _, res := gradeOne(t, plain, []string{"out-of-contract"}, nil, "PRE-09", lost())
+	if v != report.Warn || res.Provenance != "out-of-contract" {
+		t.Errorf("lost on an out-of-contract scenario: %s (%s), want warn, out-of-contract", v, res.Provenance)
+	}
+	if v, _, _ := gradeOne(t, plain, nil, []string{checks.OutOfContractTag}, "PRE-02", ran()); v != report.Fail {
+		t.Errorf("ran-against-answer on out-of-contract input: %s, want fail", v)
+	}
+	if v, _, res := gradeOne(t, plain, nil, []string{"@answers-in-several-messages"}, "PRE-09", lost()); v != report.Fail || res.Provenance != "conforming" {
+		t.Errorf("answers in two messages, no contract declared: %s (%s), want fail, conforming", v, res.Provenance)
+	}
+	v, f, res := gradeOne(t, contract, nil, []string{"@answers-in-several-messages"}, "PRE-09", lost())
+	if v != report.Warn || res.Provenance != "out-of-contract" || !strings.Contains(res.ProvenanceWhy, "answersInLastMessage") || !strings.Contains(f.Graded, "out-of-contract") {
+		t.Errorf("answers in two messages, answersInLastMessage declared: %s (%s: %s; %s), want warn, out-of-contract", v, res.Provenance, res.ProvenanceWhy, f.Graded)
+	}
+	if v, _, _ := gradeOne(t, contract, nil, []string{"@answers-in-several-messages"}, "PRE-02", ran()); v != report.Fail {
+		t.Errorf("ran-against-answer outside the contract: %s, want fail", v)
+	}
+}
+
+// A client request that leaves a call dangling is refused by the provider,
+// unless the target declares that its own chat server resolves it.
+func TestDanglingHarmFollowsTheContract(t *testing.T) {
+	w := &world{info: &target.Info{}}
+	if _, ok := danglingHarm.show(w); !ok {
+		t.Error("no contract: the dangling call's harm is not shown")
+	}
+	w.info.Features.Contract.ServerSupersedesPending = true
+	if _, ok := danglingHarm.show(w); ok {
+		t.Error("serverSupersedesPending: the dangling call's harm is shown")
+	}
+}
+
+// Every MUST assertion step either names its harm or leaves it to its
+// failures; the static harms name a harm of their check's catalogue entry
+// where the check is fixed.
+func TestFixedAssertionHarmsAreTheirChecks(t *testing.T) {
+	for _, d := range definitions(func() *world { return nil }) {
+		if d.kind != kindAssert || d.fixed == "" || d.harm.harm == "" {
+			continue
+		}
+		c, _ := checks.Lookup(d.fixed)
+		found := false
+		for _, h := range c.Harm {
+			found = found || h == d.harm.harm
+		}
+		if !found {
+			t.Errorf("step %q of %s names the harm %s, which %s does not list (%v)", d.expr, d.fixed, d.harm.harm, d.fixed, c.Harm)
+		}
+	}
+}
