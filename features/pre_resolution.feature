@@ -241,7 +241,7 @@ Feature: Pre-resolution
       | generate |
       | stream   |
 
-  @PRE-09 @PRE-01 @PRE-02 @REQ-01
+  @PRE-09 @PRE-01 @PRE-02 @PRE-13 @REQ-01
   Scenario Outline: a batch answered in two messages of one request is all resolved (<mode>)
     Given the agent runs in <mode> mode
     And the model calls:
@@ -263,6 +263,7 @@ Feature: Pre-resolution
     And [PRE-01] "call_1" has run
     And [PRE-01] "call_2" has run
     And [PRE-02] "call_3" has not run
+    And [PRE-13] no side effect of the turn lost its result
 
     Examples:
       | mode     |
