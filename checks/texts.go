@@ -41,13 +41,13 @@ var texts = map[string]text{
 			"The calls of that step that need no approval still run (REQ-06). The turn's finish reason is the model's to give and is not judged.\n\n" +
 			"When only some of several pending approvals are answered, the turn that carries those answers MUST NOT call the model while another call of the same step still waits for its answer.",
 		rationale: "A model called again while a call still waits sees a tool call without a result: the provider refuses the request with HTTP 400 (a dangling call), or, if the runtime hides the call, the model goes on as if the action had been dropped and may call the tool again. " +
-			"The finish reason is how the application learns that it must ask the user before it continues.",
-		origin: "In the AI SDK the step loop starts a new step only when every client tool call of the step has an output or a denial; a call waiting for approval stops the loop even when stopWhen would allow five steps, and the result's finish reason is the last step's, tool-calls.",
+			"An application learns that it must ask the user from the approval-request parts of the turn, which is what the SDKs document.",
+		origin: "In the AI SDK the step loop starts a new step only when every client tool call of the step has an output or a denial; a call waiting for approval stops the loop even when stopWhen would allow five steps. The result's finish reason is the last step's, which is the model's own (documented as \"the reason the model finished generating\"): tool-calls when the model says so, stop when a model ends a step of tool calls with stop.",
 	},
 	"REQ-04": {
-		text: "A dynamic approval policy MUST decide per call: every evaluation for a call MUST be given that call's own input and toolCallId, and the conversation's messages (the user's message that led to the call among them). " +
-			"Two calls of the same tool in one step are evaluated separately and MAY get different decisions; a decision for one call MUST NOT be reused for another. " +
-			"A call the policy exempts MUST run without an approval request.\n\n" +
+		text: "A dynamic approval policy MUST decide per call: a decision for one call MUST NOT be applied to another, and a call the policy's decision says needs approval MUST NOT run unasked. Every evaluation for a call SHOULD be given that call's own input and toolCallId, and the conversation's messages (the user's message that led to the call among them). " +
+			"Two calls of the same tool in one step are evaluated separately and MAY get different decisions. " +
+			"A call the policy exempts SHOULD run without an approval request.\n\n" +
 			"Decision: a runtime MAY evaluate the policy again for the same call in a later turn (for example when the answer arrives); every such evaluation is held to the same rule, with the call's own input.",
 		rationale: "Policies exist to ask only where it matters: a write under /etc needs a person, a write under /tmp does not. A policy evaluated once per tool, or given another call's input, asks for the harmless call and waves the dangerous one through. " +
 			"A policy that cannot see the conversation cannot implement rules such as \"ask unless the user asked for exactly this\".",

@@ -98,7 +98,15 @@ func writeChecksText(w io.Writer, list []checks.Check) error {
 			}
 			fmt.Fprintf(&b, "  %s  %s  %s\n", c.ID, c.Level, c.Role)
 			wrap(&b, c.Rule, "    ", 78)
-			for _, s := range []struct{ title, body string }{{"Normative text", c.Text}, {"Why it matters", c.Rationale}, {"Where it comes from", c.Origin + " (" + c.Source + ")"}} {
+			secs := []struct{ title, body string }{{"Normative text", c.Text}}
+			if len(c.Harm) > 0 {
+				secs = append(secs, struct{ title, body string }{"Harm", harmList(c.Harm)})
+			}
+			if c.Decision != "" {
+				secs = append(secs, struct{ title, body string }{"Decided", c.Decision})
+			}
+			secs = append(secs, struct{ title, body string }{"Why it matters", c.Rationale}, struct{ title, body string }{"Where it comes from", c.Origin + " (" + c.Source + ")"})
+			for _, s := range secs {
 				fmt.Fprintf(&b, "\n    %s:\n", s.title)
 				for i, para := range strings.Split(s.body, "\n\n") {
 					if i > 0 {
