@@ -259,6 +259,9 @@ func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, des
 	case base != nil:
 		outcome = baseline.Apply(base, res)
 	}
+	if outcome != nil {
+		res.Baseline = baselineResult(base, outcome)
+	}
 	if pretty {
 		if err := report.WriteSummary(stdout, res); err != nil {
 			return 0, fmt.Errorf("write summary: %w", err)
@@ -369,6 +372,29 @@ func baselineExit(o *baseline.Outcome) int {
 		}
 	}
 	return exitHarness
+}
+
+// baselineResult is what the reports say of the baseline's outcome.
+func baselineResult(f *baseline.File, o *baseline.Outcome) *report.BaselineResult {
+	hits := func(hs []baseline.Hit) []report.BaselineHit {
+		out := make([]report.BaselineHit, len(hs))
+		for i, h := range hs {
+			out[i] = report.BaselineHit{Scenario: h.Scenario, Check: h.Check, Verdict: h.Verdict, Reason: h.Reason}
+		}
+		return out
+	}
+	entries := func(es []baseline.Entry) []report.BaselineEntry {
+		out := make([]report.BaselineEntry, len(es))
+		for i, e := range es {
+			out[i] = report.BaselineEntry{Entry: e.String(), Line: e.Line}
+		}
+		return out
+	}
+	return &report.BaselineResult{
+		File: f.Path, Held: o.OK(),
+		Expected: hits(o.Expected), Unexpected: hits(o.Unexpected),
+		Stale: entries(o.Stale), Unknown: entries(o.Unknown), NotRun: entries(o.NotRun),
+	}
 }
 
 func writeOutcome(w io.Writer, f *baseline.File, o *baseline.Outcome) {
