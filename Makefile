@@ -8,19 +8,26 @@ PKGS := ./...
 
 all: test
 
+# The CLI targets build bin/conformance and run it, never `go run` (which
+# turns every non-zero exit code into 1). make itself exits 2 whenever a
+# recipe fails; its last line, "make: *** [Makefile:N: conformance] Error C",
+# names the binary's own code C (1 a conformance failure, 2 a usage or
+# harness error, 130 interrupted). A script that must tell them apart runs
+# bin/conformance itself (make build).
+
 ## conformance: run the whole suite against the reference runtime (per-check summary,
 ## and every report file in reports/reference/<timestamp>/)
-conformance:
-	$(GO) run ./cmd/conformance run --reference --report reports
+conformance: build
+	bin/conformance run --reference --report reports
 
 ## conformance-http: the same suite against the reference served over HTTP
 ## (driver protocol v1, provider wire formats), as an external target
-conformance-http:
-	$(GO) run ./cmd/conformance run --reference --over-http --report reports
+conformance-http: build
+	bin/conformance run --reference --over-http --report reports
 
 ## mutants: run the suite against every mutant of the reference and print the mutation score
-mutants:
-	$(GO) run ./cmd/conformance mutants --run
+mutants: build
+	bin/conformance mutants --run
 
 ## mutation: machine-made mutants (gremlins, pinned below) of reference/*.go and
 ## reference/chatclient, each judged by the whole conformance suite in-process
@@ -156,9 +163,9 @@ certify-check:
 	$(GO) run ./internal/certify --check --ci $(CERTIFY)
 
 ## docs: regenerate the generated docs (the check catalogue)
-docs:
-	$(GO) run ./cmd/conformance checks --format md > docs/checks.md
-	$(GO) run ./cmd/conformance mutants --format md > docs/mutants.md
+docs: build
+	bin/conformance checks --format md > docs/checks.md
+	bin/conformance mutants --format md > docs/mutants.md
 
 clean:
 	rm -rf bin
