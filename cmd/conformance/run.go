@@ -56,7 +56,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	listen := fs.String("listen", "127.0.0.1", "with --target: the host the harness's callback and simulator servers listen on (the adapter must reach it)")
 	godogFormat := fs.String("godog", "", "also print godog's own output in this format (pretty, progress, cucumber, junit)")
 	var lim limits.Limits
-	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.JournalBytes, limits.Calls)
+	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.JournalBytes, limits.Calls, limits.BodyTimeout, limits.InFlight)
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -147,6 +147,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	// The harness's own servers: the simulator, the callbacks, the chat
 	// server; each scenario running at once has its conversation.
 	lim.Sessions = max(limits.DefaultSessions, 2**concurrency)
+	if !flagSet(fs, "max-in-flight") {
+		lim.InFlight = max(limits.DefaultInFlight, 4**concurrency) // a scenario's target calls the harness's servers a few at a time
+	}
 	chatsim.DefaultLimits = lim
 	var tgt target.Target
 	if *ref || *mutant != "" {
@@ -154,7 +157,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			return 0, err
 		}
 		if *overHTTP {
-			srv, err := driverserver.NewServer(tgt, all.ModelsWithin(lim.ReplyBytes), driverserver.WithLimits(limits.Limits{HeaderTimeout: lim.HeaderTimeout, RequestBytes: lim.RequestBytes, ReplyBytes: lim.ReplyBytes, Sessions: lim.Sessions}))
+			srv, err := driverserver.NewServer(tgt, all.ModelsWithin(lim.ReplyBytes), driverserver.WithLimits(limits.Limits{HeaderTimeout: lim.HeaderTimeout, RequestBytes: lim.RequestBytes, ReplyBytes: lim.ReplyBytes, Sessions: lim.Sessions, BodyTimeout: lim.BodyTimeout, InFlight: lim.InFlight}))
 			if err != nil {
 				return exitHarness, err
 			}
