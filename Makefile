@@ -4,7 +4,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance conformance-http mutants mutation test vet fmt-check race build bench bench-peers fuzz docs report-render certify certify-check clean
+.PHONY: all conformance conformance-http mutants mutation test vet fmt-check race build bench bench-peers fuzz fuzz-nightly docs report-render certify certify-check clean
 
 all: test
 
@@ -134,11 +134,32 @@ FUZZ_TARGETS := \
 	target/httptarget:FuzzCallbacks \
 	transcript:FuzzRead
 
+#
+# Every target runs even when one fails; the sweep fails at its end, naming
+# each target that found an input (written to testdata/fuzz/ by go test). A
+# "failure" that wrote no input is the toolchain's known flake
+# (golang/go#75804: the fuzzing engine's worker dies without an input):
+# reported as such, and it does not fail the sweep.
+# fuzz-nightly: the same sweep, FUZZTIME 5m each (about 2 hours), for a
+# scheduled CI job: long enough to find what 20s does not.
 fuzz:
-	@for t in $(FUZZ_TARGETS); do \
+	@failed=""; flaked=""; log=$$(mktemp); \
+	for t in $(FUZZ_TARGETS); do \
 		pkg=./$${t%%:*}; name=$${t##*:}; echo "fuzz $$pkg $$name"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 50x -parallel 2 -timeout 10m || exit 1; \
-	done
+		if $(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 50x -parallel 2 -timeout 30m >$$log 2>&1; then \
+			tail -n 1 $$log; \
+		elif grep -q 'Failing input written to' $$log; then \
+			cat $$log; failed="$$failed $$t"; \
+		else \
+			cat $$log; flaked="$$flaked $$t"; \
+			echo "fuzz $$pkg $$name: a failure with no input written: the toolchain's known flake (golang/go#75804), not a finding; the sweep goes on"; \
+		fi; \
+	done; rm -f $$log; \
+	[ -z "$$flaked" ] || echo "fuzz: the known toolchain flake (no input) in:$$flaked"; \
+	[ -z "$$failed" ] || { echo "fuzz: inputs found (in each package's testdata/fuzz/) by:$$failed"; exit 1; }
+
+fuzz-nightly:
+	$(MAKE) fuzz FUZZTIME=5m
 
 ## report-render: write a report of the reference and render report.html with
 ## headless Chromium (Debian: apt-get install chromium) to report.png
