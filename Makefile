@@ -4,23 +4,30 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance conformance-http mutants mutation test vet fmt-check race build bench bench-peers fuzz docs report-render certify certify-check clean
+.PHONY: all conformance conformance-http mutants mutation test vet fmt-check race build bench bench-peers fuzz fuzz-nightly docs report-render certify certify-check clean
 
 all: test
 
+# The CLI targets build bin/conformance and run it, never `go run` (which
+# turns every non-zero exit code into 1). make itself exits 2 whenever a
+# recipe fails; its last line, "make: *** [Makefile:N: conformance] Error C",
+# names the binary's own code C (1 a conformance failure, 2 a usage or
+# harness error, 130 interrupted). A script that must tell them apart runs
+# bin/conformance itself (make build).
+
 ## conformance: run the whole suite against the reference runtime (per-check summary,
 ## and every report file in reports/reference/<timestamp>/)
-conformance:
-	$(GO) run ./cmd/conformance run --reference --report reports
+conformance: build
+	bin/conformance run --reference --report reports
 
 ## conformance-http: the same suite against the reference served over HTTP
 ## (driver protocol v1, provider wire formats), as an external target
-conformance-http:
-	$(GO) run ./cmd/conformance run --reference --over-http --report reports
+conformance-http: build
+	bin/conformance run --reference --over-http --report reports
 
 ## mutants: run the suite against every mutant of the reference and print the mutation score
-mutants:
-	$(GO) run ./cmd/conformance mutants --run
+mutants: build
+	bin/conformance mutants --run
 
 ## mutation: machine-made mutants (gremlins, pinned below) of reference/*.go and
 ## reference/chatclient, each judged by the whole conformance suite in-process
@@ -127,11 +134,32 @@ FUZZ_TARGETS := \
 	target/httptarget:FuzzCallbacks \
 	transcript:FuzzRead
 
+#
+# Every target runs even when one fails; the sweep fails at its end, naming
+# each target that found an input (written to testdata/fuzz/ by go test). A
+# "failure" that wrote no input is the toolchain's known flake
+# (golang/go#75804: the fuzzing engine's worker dies without an input):
+# reported as such, and it does not fail the sweep.
+# fuzz-nightly: the same sweep, FUZZTIME 5m each (about 2 hours), for a
+# scheduled CI job: long enough to find what 20s does not.
 fuzz:
-	@for t in $(FUZZ_TARGETS); do \
+	@failed=""; flaked=""; log=$$(mktemp); \
+	for t in $(FUZZ_TARGETS); do \
 		pkg=./$${t%%:*}; name=$${t##*:}; echo "fuzz $$pkg $$name"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 50x -parallel 2 -timeout 10m || exit 1; \
-	done
+		if $(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 50x -parallel 2 -timeout 30m >$$log 2>&1; then \
+			tail -n 1 $$log; \
+		elif grep -q 'Failing input written to' $$log; then \
+			cat $$log; failed="$$failed $$t"; \
+		else \
+			cat $$log; flaked="$$flaked $$t"; \
+			echo "fuzz $$pkg $$name: a failure with no input written: the toolchain's known flake (golang/go#75804), not a finding; the sweep goes on"; \
+		fi; \
+	done; rm -f $$log; \
+	[ -z "$$flaked" ] || echo "fuzz: the known toolchain flake (no input) in:$$flaked"; \
+	[ -z "$$failed" ] || { echo "fuzz: inputs found (in each package's testdata/fuzz/) by:$$failed"; exit 1; }
+
+fuzz-nightly:
+	$(MAKE) fuzz FUZZTIME=5m
 
 ## report-render: write a report of the reference and render report.html with
 ## headless Chromium (Debian: apt-get install chromium) to report.png
@@ -156,9 +184,9 @@ certify-check:
 	$(GO) run ./internal/certify --check --ci $(CERTIFY)
 
 ## docs: regenerate the generated docs (the check catalogue)
-docs:
-	$(GO) run ./cmd/conformance checks --format md > docs/checks.md
-	$(GO) run ./cmd/conformance mutants --format md > docs/mutants.md
+docs: build
+	bin/conformance checks --format md > docs/checks.md
+	bin/conformance mutants --format md > docs/mutants.md
 
 clean:
 	rm -rf bin

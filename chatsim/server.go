@@ -45,7 +45,15 @@ func NewServerWith(lim limits.Limits) (*Server, error) {
 	}
 	lim = lim.WithDefaults()
 	s := &Server{URL: "http://" + ln.Addr().String(), ln: ln, convs: map[string]*Conversation{}, limits: lim}
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: lim.HeaderTimeout}
+	s.srv = lim.Server(s, func(w http.ResponseWriter, r *http.Request, status int, msg string) {
+		if status == http.StatusRequestEntityTooLarge {
+			// The conversation reads it (up to the limit) and keeps the
+			// client's oversized request among its problems.
+			s.ServeHTTP(w, r)
+			return
+		}
+		writeError(w, status, "chatsim: "+msg)
+	})
 	go func() { _ = s.srv.Serve(ln) }() // Serve returns when Close is called
 	return s, nil
 }

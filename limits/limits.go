@@ -36,6 +36,14 @@ type Limits struct {
 	Sessions int
 	// SessionIdle closes a session unused for this long.
 	SessionIdle time.Duration
+	// BodyTimeout bounds how long a client may take to send a request's
+	// body, once its headers are in (a body trickled a byte at a time
+	// does not hold a connection and its buffer for ever).
+	BodyTimeout time.Duration
+	// InFlight bounds the requests a server serves at once (more get 503
+	// at once): with the per-request bounds, it bounds what the server
+	// holds in total.
+	InFlight int
 }
 
 // The defaults.
@@ -48,6 +56,11 @@ const (
 	DefaultCalls         = 1000
 	DefaultSessions      = 256
 	DefaultSessionIdle   = 10 * time.Minute
+	DefaultBodyTimeout   = 30 * time.Second
+	DefaultInFlight      = 16
+	// IdleTimeout closes a kept-alive connection that sends no request
+	// for this long (every server; not a flag).
+	IdleTimeout = 2 * time.Minute
 )
 
 // Default returns every limit at its default.
@@ -79,6 +92,12 @@ func (l Limits) WithDefaults() Limits {
 	if l.SessionIdle <= 0 {
 		l.SessionIdle = DefaultSessionIdle
 	}
+	if l.BodyTimeout <= 0 {
+		l.BodyTimeout = DefaultBodyTimeout
+	}
+	if l.InFlight <= 0 {
+		l.InFlight = DefaultInFlight
+	}
 	return l
 }
 
@@ -95,6 +114,8 @@ const (
 	Calls                      // --max-calls
 	Sessions                   // --max-sessions
 	SessionIdle                // --session-idle
+	BodyTimeout                // --body-timeout
+	InFlight                   // --max-in-flight
 )
 
 // Register adds a flag for each field named to fs, its default the
@@ -121,6 +142,10 @@ func (l *Limits) Register(fs *flag.FlagSet, fields ...Field) {
 			fs.IntVar(&l.Sessions, "max-sessions", d.Sessions, "the most client sessions open at once")
 		case SessionIdle:
 			fs.DurationVar(&l.SessionIdle, "session-idle", d.SessionIdle, "a client session unused this long is closed")
+		case BodyTimeout:
+			fs.DurationVar(&l.BodyTimeout, "body-timeout", d.BodyTimeout, "the time a client may take to send a request's body")
+		case InFlight:
+			fs.IntVar(&l.InFlight, "max-in-flight", d.InFlight, "the most requests a server serves at once (503 beyond): with the per-request bounds, what it holds in total")
 		}
 	}
 }
@@ -135,6 +160,7 @@ func (l Limits) Check() error {
 		{"max-reply-bytes", l.ReplyBytes > 0}, {"max-journal-bytes", l.JournalBytes > 0},
 		{"max-steps", l.Steps > 0}, {"max-calls", l.Calls > 0},
 		{"max-sessions", l.Sessions > 0}, {"session-idle", l.SessionIdle > 0},
+		{"body-timeout", l.BodyTimeout > 0}, {"max-in-flight", l.InFlight > 0},
 	} {
 		if !c.ok {
 			return fmt.Errorf("--%s: must be positive", c.name)

@@ -32,9 +32,11 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"path"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/approval-conformance-kit/ack/lint"
 	"github.com/approval-conformance-kit/ack/llm"
@@ -136,13 +138,17 @@ type Proxy struct {
 	journalMu sync.Mutex
 }
 
-// conversation is what grouping remembers of one conversation.
+// conversation is what grouping remembers of one conversation: a few
+// words whatever its length (its prompt is summed up, not kept).
 type conversation struct {
 	id    string
+	named bool   // by the X-Ack-Conversation header
 	path  string // the endpoint it speaks to
 	calls int
-	// prefix is the fingerprints of its last prompt and reply.
-	prefix []uint64
+	// n and sum are the length of its last prompt and reply, in messages,
+	// and their chained fingerprint (chain).
+	n   int
+	sum uint64
 }
 
 // New returns a proxy to opts.Upstream.
@@ -230,8 +236,48 @@ func routeOf(path string) (wire.Profile, bool) {
 	return "", false
 }
 
+// forwarded are the methods of the model APIs; any other (CONNECT, TRACE,
+// PUT...) is refused.
+var forwarded = map[string]bool{http.MethodGet: true, http.MethodPost: true, http.MethodDelete: true}
+
+// refusePath says why a request's path is not forwarded ("" when it is):
+// only a clean path, with no dot segment, encoded dot or slash, or
+// backslash, is appended to the upstream's base path, so that no request
+// reaches past it.
+func refusePath(r *http.Request) string {
+	raw := r.URL.EscapedPath()
+	lower := strings.ToLower(raw)
+	switch {
+	case !strings.HasPrefix(r.URL.Path, "/"):
+		return "the path must start with /"
+	case strings.Contains(lower, "%2e"), strings.Contains(lower, "%2f"), strings.Contains(lower, "%5c"), strings.Contains(r.URL.Path, "\\"):
+		return "the path holds an encoded dot, slash or backslash"
+	case path.Clean(r.URL.Path) != r.URL.Path && path.Clean(r.URL.Path)+"/" != r.URL.Path:
+		return "the path is not clean (a dot segment or a doubled slash)"
+	}
+	return ""
+}
+
+// refuse answers a request the proxy does not forward, in the API's error
+// envelope.
+func (p *Proxy) refuse(w http.ResponseWriter, status int, msg string) {
+	c, _ := provider.Lookup(p.opts.Profile)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(c.ErrorBody(status, "invalid_request_error", "record: "+msg))
+}
+
 // ServeHTTP implements http.Handler.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !forwarded[r.Method] {
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		p.refuse(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s is not a method of the model APIs; only GET, POST and DELETE are forwarded", r.Method))
+		return
+	}
+	if why := refusePath(r); why != "" {
+		p.refuse(w, http.StatusBadRequest, fmt.Sprintf("%s is not forwarded: %s", r.URL.EscapedPath(), why))
+		return
+	}
 	api, ok := routeOf(r.URL.Path)
 	if !ok || r.Method != http.MethodPost {
 		p.rp.ServeHTTP(w, r) // not a model call: passed through, not recorded
@@ -306,9 +352,9 @@ func (p *Proxy) decode(codec provider.Codec, body []byte, e *Entry) *llm.Request
 // what to call with the response ids its answer carries (for
 // previous_response_id).
 func (p *Proxy) group(r *http.Request, body []byte, req *llm.Request, e *Entry) func(string) {
-	var fps []uint64
+	var sums []uint64 // sums[i]: the chained fingerprint of the first i messages
 	if req != nil {
-		fps = fingerprints(req.Messages)
+		sums = chained(req.Messages)
 	}
 	var prev struct {
 		PreviousResponseID string `json:"previous_response_id"`
@@ -322,17 +368,17 @@ func (p *Proxy) group(r *http.Request, body []byte, req *llm.Request, e *Entry) 
 	if name := r.Header.Get(ConversationHeader); name != "" {
 		c = p.named[name]
 		if c == nil {
-			c = &conversation{id: name}
+			c = &conversation{id: name, named: true}
 			p.named[name] = c
 			p.remember(c)
 		}
 	} else if prev.PreviousResponseID != "" {
 		c = p.byResp[prev.PreviousResponseID]
 	}
-	if c == nil && len(fps) > 0 {
+	if c == nil && len(sums) > 1 {
 		best := 0
 		for _, cand := range p.convs {
-			if n := len(cand.prefix); cand.path == r.URL.Path && n > best && n <= len(fps) && equal(cand.prefix, fps[:n]) {
+			if n := cand.n; cand.path == r.URL.Path && n > best && n < len(sums) && sums[n] == cand.sum {
 				c, best = cand, n
 			}
 		}
@@ -342,7 +388,10 @@ func (p *Proxy) group(r *http.Request, body []byte, req *llm.Request, e *Entry) 
 		p.remember(c)
 	}
 	c.calls++
-	c.prefix = fps
+	c.n, c.sum = 0, chainStart
+	if len(sums) > 0 {
+		c.n, c.sum = len(sums)-1, sums[len(sums)-1]
+	}
 	e.Conversation, e.Call = c.id, c.calls
 	return func(id string) {
 		p.mu.Lock()
@@ -354,10 +403,18 @@ func (p *Proxy) group(r *http.Request, body []byte, req *llm.Request, e *Entry) 
 	}
 }
 
+// remember keeps a conversation for grouping; past keptConversations the
+// oldest is forgotten, its name too (a later request that names it starts
+// it again).
 func (p *Proxy) remember(c *conversation) {
 	p.convs = append(p.convs, c)
-	if len(p.convs) > keptConversations {
-		p.convs = p.convs[len(p.convs)-keptConversations:]
+	for len(p.convs) > keptConversations {
+		old := p.convs[0]
+		p.convs[0] = nil
+		p.convs = p.convs[1:]
+		if old.named && p.named[old.id] == old {
+			delete(p.named, old.id)
+		}
 	}
 }
 
@@ -368,17 +425,24 @@ func (p *Proxy) extend(id string, reply *llm.Response) {
 	defer p.mu.Unlock()
 	for _, c := range p.convs {
 		if c.id == id {
-			c.prefix = append(c.prefix, fp)
+			c.n, c.sum = c.n+1, chain(c.sum, fp)
 		}
 	}
 }
 
-// fingerprints summarise each message of a prompt: its role, its text,
-// its calls and results.
-func fingerprints(msgs []model.Message) []uint64 {
-	out := make([]uint64, 0, len(msgs))
+// chainStart is the chained fingerprint of no message.
+const chainStart uint64 = 14695981039346656037
+
+// chain extends a chained fingerprint by one message's.
+func chain(sum, fp uint64) uint64 { return (sum ^ fp) * 1099511628211 }
+
+// chained returns the chained fingerprints of every prefix of a prompt:
+// out[i] sums up its first i messages (role, text, calls and results).
+func chained(msgs []model.Message) []uint64 {
+	out := make([]uint64, 1, len(msgs)+1)
+	out[0] = chainStart
 	for _, m := range msgs {
-		out = append(out, fingerprint(m))
+		out = append(out, chain(out[len(out)-1], fingerprint(m)))
 	}
 	return out
 }
@@ -401,15 +465,6 @@ func fingerprint(m model.Message) uint64 {
 		}
 	}
 	return h.Sum64()
-}
-
-func equal(a, b []uint64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // rawJSON keeps a body as JSON, or as a JSON string when it is not JSON.
@@ -467,20 +522,22 @@ func (p *Proxy) decodeAnswer(ex *exchange) {
 	raw := ex.body.Bytes()
 	e.Truncated = ex.cut
 	if ex.stream {
-		s, _ := json.Marshal(string(raw)) // a string always marshals
-		e.Response = s
+		e.Response = jsonString(raw) // escaped straight from the bytes, not through a copy as a string
 	} else {
 		e.Response = rawJSON(raw)
 	}
 	switch {
 	case ex.status/100 == 2:
 		e.Verdict = VerdictOK
+		if ex.cut {
+			// A cut body is never decoded: what it would give is not the
+			// reply, and decoding holds it several times over.
+			e.Note = fmt.Sprintf("the reply is larger than %d bytes (--max-response): cut, not decoded", p.opts.MaxResponse)
+			break
+		}
 		resp, err := transcript.DecodeReply(ex.api, raw, ex.stream)
-		if err != nil || ex.cut {
+		if err != nil {
 			e.Note = fmt.Sprintf("the reply could not be decoded: %v", err)
-			if ex.cut {
-				e.Note = fmt.Sprintf("the reply is larger than %d bytes: cut", p.opts.MaxResponse)
-			}
 		} else {
 			reply := transcript.ReplyOf(resp)
 			e.Reply = &reply
@@ -541,11 +598,54 @@ func (p *Proxy) finish(ex *exchange) {
 		if err != nil {
 			line, _ = json.Marshal(map[string]any{"exchange": ex.entry.Exchange, "note": "the entry could not be encoded: " + err.Error()})
 		}
+		ex.body = bytes.Buffer{} // the answer's bytes are in the line now: let them go
 		p.journalMu.Lock()
-		_, _ = p.opts.Journal.Write(append(line, '\n')) // a journal that fails loses lines, not traffic
+		_, _ = p.opts.Journal.Write(line) // a journal that fails loses lines, not traffic
+		_, _ = p.opts.Journal.Write([]byte{'\n'})
 		p.journalMu.Unlock()
 		if p.opts.OnExchange != nil {
 			p.opts.OnExchange(ex.entry)
 		}
 	})
+}
+
+// jsonString encodes bytes as a JSON string, invalid UTF-8 as U+FFFD, as
+// encoding/json would encode them as a Go string, without first copying
+// them into one.
+func jsonString(b []byte) json.RawMessage {
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, len(b)+len(b)/16+2)
+	out = append(out, '"')
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				out = append(out, '\\', c)
+			case c == '\n':
+				out = append(out, '\\', 'n')
+			case c == '\r':
+				out = append(out, '\\', 'r')
+			case c == '\t':
+				out = append(out, '\\', 't')
+			case c < 0x20:
+				out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				out = append(out, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = append(out, "\ufffd"...)
+		case r == '\u2028' || r == '\u2029':
+			out = append(out, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return append(out, '"')
 }

@@ -1,16 +1,19 @@
 package record_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/approval-conformance-kit/ack/lint"
 	"github.com/approval-conformance-kit/ack/llm"
@@ -323,5 +326,139 @@ func TestBounds(t *testing.T) {
 	}
 	if _, err := record.New(record.Options{Upstream: "ftp://x"}); err == nil {
 		t.Error("an ftp upstream was accepted")
+	}
+}
+
+// TestOnlyTheAPIIsForwarded: a method no model API has, a path with a dot
+// segment, an encoded dot or slash never reaches the upstream; each is
+// refused with an error that says why.
+func TestOnlyTheAPIIsForwarded(t *testing.T) {
+	reached := make(chan string, 10)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- r.Method + " " + r.URL.EscapedPath()
+	}))
+	defer upstream.Close()
+	p, err := record.New(record.Options{Upstream: upstream.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	for _, c := range []struct {
+		method, path string
+		status       int
+		why          string
+	}{
+		{"CONNECT", "/models", http.StatusMethodNotAllowed, "CONNECT is not a method of the model APIs"},
+		{"TRACE", "/models", http.StatusMethodNotAllowed, "TRACE is not a method"},
+		{"GET", "/../../admin", http.StatusBadRequest, "is not clean"},
+		{"GET", "/a/%2e%2e/%2E%2E/admin", http.StatusBadRequest, "an encoded dot, slash or backslash"},
+		{"POST", "/chat%2fcompletions", http.StatusBadRequest, "an encoded dot, slash or backslash"},
+		{"GET", "//evil.example/x", http.StatusBadRequest, "is not clean"},
+	} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(conn, "%s %s HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", c.method, c.path)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.method, c.path, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		conn.Close()
+		if resp.StatusCode != c.status || !strings.Contains(string(body), c.why) {
+			t.Errorf("%s %s: HTTP %d %s", c.method, c.path, resp.StatusCode, body)
+		}
+	}
+	select {
+	case got := <-reached:
+		t.Errorf("the upstream was reached: %s", got)
+	default:
+	}
+	// A clean path is forwarded under the base path.
+	resp, err := http.Get(srv.URL + "/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := <-reached; got != "GET /v1/models" {
+		t.Errorf("forwarded as %s", got)
+	}
+}
+
+// TestCutReplyIsNotDecoded: an answer past --max-response is journaled cut,
+// marked so, and never decoded.
+func TestCutReplyIsNotDecoded(t *testing.T) {
+	sim, err := simhttp.NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	done := make(chan record.Entry, 1)
+	p, err := record.New(record.Options{Upstream: sim.URL, MaxResponse: 64, OnExchange: func(e record.Entry) { done <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	m, err := simulator.New(simulator.Script{Provider: wire.OpenAIChat, Turns: []simulator.Turn{{Reply: simulator.Reply{Text: strings.Repeat("long ", 100), ChunkSize: 8}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := sim.Add("cut", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec, _ := provider.Lookup(wire.OpenAIChat)
+	body, _ := codec.EncodeRequest(&llm.Request{Messages: []model.Message{model.UserText("talk")}}, true)
+	status, got := post(t, srv.URL+strings.TrimPrefix(base, sim.URL)+codec.Path(), body)
+	e := <-done
+	if status != 200 || len(got) <= 64 {
+		t.Fatalf("the client did not get the whole answer: HTTP %d, %d bytes", status, len(got))
+	}
+	var text string
+	_ = json.Unmarshal(e.Response, &text)
+	if !e.Truncated || len(text) != 64 || e.Reply != nil || !strings.Contains(e.Note, "cut, not decoded") {
+		t.Errorf("entry: truncated %v, %d bytes, reply %v, note %q", e.Truncated, len(text), e.Reply, e.Note)
+	}
+}
+
+// TestOldConversationNamesAreDropped: past the conversations remembered
+// for grouping, the oldest name is forgotten (its next request starts it
+// again at call 1), so names never pile up.
+func TestOldConversationNamesAreDropped(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := dead.URL
+	dead.Close()
+	done := make(chan record.Entry, 1)
+	p, err := record.New(record.Options{Upstream: deadURL, OnExchange: func(e record.Entry) { done <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	send := func(name string) record.Entry {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+		req.Header.Set(record.ConversationHeader, name)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return <-done
+	}
+	if e := send("first"); e.Call != 1 {
+		t.Fatalf("first: call %d", e.Call)
+	}
+	if e := send("first"); e.Call != 2 {
+		t.Fatalf("first again: call %d", e.Call)
+	}
+	for i := range 1024 {
+		send(fmt.Sprintf("n%d", i))
+	}
+	if e := send("first"); e.Call != 1 || e.Conversation != "first" {
+		t.Errorf("a forgotten name: %s call %d, want first call 1", e.Conversation, e.Call)
 	}
 }

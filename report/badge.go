@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Badge is a shields.io endpoint badge (https://shields.io/badges/endpoint-badge):
@@ -24,7 +25,35 @@ type Badge struct {
 //     out), lightgrey;
 //   - interrupted: "interrupted", lightgrey;
 //   - no check exercised: "no checks", lightgrey.
+//
+// With a baseline of expected failures, a run that holds it says so
+// ("fail: 3 MUST checks, all expected", orange), and one that does not
+// says that ("pass, baseline not held: 1 stale entry", red).
 func BadgeOf(r *Run) Badge {
+	b := runBadge(r)
+	base := r.Baseline
+	if base == nil || r.Result() == ResultInterrupted {
+		return b
+	}
+	switch {
+	case base.Held && len(base.Expected) > 0:
+		b.Message += ", all expected"
+		b.Color = "orange"
+	case !base.Held:
+		var parts []string
+		if n := len(base.Unexpected); n > 0 {
+			parts = append(parts, plural(n, "unexpected failure", "unexpected failures"))
+		}
+		if n := len(base.Stale) + len(base.Unknown); n > 0 {
+			parts = append(parts, plural(n, "stale entry", "stale entries"))
+		}
+		b.Message += ", baseline not held: " + strings.Join(parts, ", ")
+		b.Color = "red"
+	}
+	return b
+}
+
+func runBadge(r *Run) Badge {
 	b := Badge{SchemaVersion: 1, Label: "approval conformance"}
 	t := r.Totals()
 	st := r.ScenarioTotals()

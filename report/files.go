@@ -83,6 +83,7 @@ func WriteDir(dir string, r *Run, formats ...string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	cleanStale(filepath.Dir(dir), time.Now())
 	tmp, err := writeTemp(filepath.Dir(dir), filepath.Base(dir), files)
 	if err != nil {
 		return nil, err
@@ -107,6 +108,7 @@ func WriteNew(root string, r *Run, formats ...string) (string, []string, error) 
 		return "", nil, err
 	}
 	base := DefaultDir(root, r.Target, r.Started)
+	cleanStale(filepath.Dir(base), time.Now())
 	tmp, err := writeTemp(filepath.Dir(base), filepath.Base(base), files)
 	if err != nil {
 		return "", nil, err
@@ -127,6 +129,52 @@ func WriteNew(root string, r *Run, formats ...string) (string, []string, error) 
 	}
 	os.RemoveAll(tmp)
 	return "", nil, fmt.Errorf("write report %s: %d report folders of this target already have this name", base, maxSameName)
+}
+
+// staleAfter is how old a hidden temporary report folder must be for a
+// later run to remove it: a set is written in well under a second, so one
+// this old was left by a run killed while writing (kill -9, a second
+// Ctrl-C), never one another run is writing now.
+const staleAfter = 10 * time.Minute
+
+// cleanStale removes the hidden temporary folders (".<name>.<n>.tmp",
+// ".probe-<n>.tmp") that runs killed while writing left in dir, so that
+// no tool that walks the reports (a junit glob) finds a set no finished
+// run backs. Errors are ignored: what cannot be removed stays hidden.
+func cleanStale(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !tempName(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) < staleAfter {
+			continue
+		}
+		_ = os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
+}
+
+// tempName reports whether a name is one writeTemp or CheckRoot gives:
+// "." + name + "." + digits + ".tmp".
+func tempName(name string) bool {
+	rest, ok := strings.CutSuffix(name, ".tmp")
+	if !ok || !strings.HasPrefix(rest, ".") {
+		return false
+	}
+	i := strings.LastIndexAny(rest, ".-")
+	if i <= 0 || i == len(rest)-1 {
+		return false
+	}
+	for _, c := range rest[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // maxSameName bounds the runs of one target that share a start second.

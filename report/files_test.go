@@ -207,3 +207,39 @@ func TestDefaultDir(t *testing.T) {
 		}
 	}
 }
+
+// The hidden temporary folders a run killed while writing left behind are
+// removed by the next run of the target, once old enough that no run is
+// writing them; a recent one (a run writing now) and anything else stay.
+func TestStaleTempFoldersAreCleaned(t *testing.T) {
+	root := t.TempDir()
+	r := passingRun(false)
+	dir := filepath.Dir(DefaultDir(root, r.Target, r.Started))
+	old := time.Now().Add(-time.Hour)
+	made := map[string]time.Time{
+		".20261122T140501Z.123456.tmp": old,        // left by a killed run
+		".probe-99.tmp":                old,        // left by a killed CheckRoot
+		".20261122T140502Z.777.tmp":    time.Now(), // another run writing now
+		".keep.tmp":                    old,        // not a name the kit gives
+		"20261122T140503Z":             old,        // a report
+	}
+	for name, at := range made {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := WriteNew(root, r, FormatJSON); err != nil {
+		t.Fatal(err)
+	}
+	for name := range made {
+		_, err := os.Stat(filepath.Join(dir, name))
+		gone := os.IsNotExist(err)
+		if want := name == ".20261122T140501Z.123456.tmp" || name == ".probe-99.tmp"; gone != want {
+			t.Errorf("%s: removed %v, want %v", name, gone, want)
+		}
+	}
+}

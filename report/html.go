@@ -46,6 +46,13 @@ type htmlPage struct {
 	Groups        []htmlGroup
 	Bad           []htmlScenario
 	Features      []htmlFeature
+	Baseline      *htmlBaseline
+}
+
+// htmlBaseline is what the run's baseline did.
+type htmlBaseline struct {
+	Text  string
+	Lines []string
 }
 
 type htmlTally struct {
@@ -118,6 +125,9 @@ func encodeHTML(r *Run) ([]byte, error) {
 	}
 	if !r.Started.IsZero() {
 		p.Started = r.Started.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	if r.Baseline != nil {
+		p.Baseline = &htmlBaseline{Text: capitalize(baselineText(r.Baseline)), Lines: baselineLines(r.Baseline)}
 	}
 	groupOf := map[string]int{}
 	for _, c := range r.Checks {

@@ -118,6 +118,15 @@ func normalized(r *Run) *Run {
 		}
 		n.Scenarios[i] = s
 	}
+	if r.Baseline != nil {
+		b := *r.Baseline
+		b.Expected = nonNil(b.Expected)
+		b.Unexpected = nonNil(b.Unexpected)
+		b.Stale = nonNil(b.Stale)
+		b.Unknown = nonNil(b.Unknown)
+		b.NotRun = nonNil(b.NotRun)
+		n.Baseline = &b
+	}
 	n.Checks = make([]Check, len(r.Checks))
 	for i, c := range r.Checks {
 		if c.Scenarios == nil {
@@ -331,4 +340,12 @@ func formatDuration(d time.Duration) string {
 		return d.Round(100 * time.Microsecond).String()
 	}
 	return d.Round(time.Microsecond).String()
+}
+
+// nonNil returns an empty list for nil, so that JSON writes [].
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

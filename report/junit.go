@@ -19,6 +19,10 @@ import (
 //   - error, timeout: <error type="error"|"timeout">, as the harness could
 //     not drive the target (kept apart from failures);
 //   - not-applicable: <skipped message=reason>;
+//   - not run (an interrupted run's scenarios that did not run): a
+//     <skipped message="not run: the run was interrupted (why)"> in a
+//     suite of their own, every suite with an "interrupted" property and
+//     the testsuites' name ending in "(interrupted)";
 //   - warn (a SHOULD failure): the testcase passes, <system-out> carries
 //     the warning, and the properties say verdict=warn.
 //
@@ -127,6 +131,14 @@ func encodeJUnit(r *Run) ([]byte, error) {
 		suiteTime[i] += s.Duration
 		total += s.Duration
 	}
+	if r.Interrupted != "" {
+		all.Name += " (interrupted)"
+		for i := range all.Suites {
+			all.Suites[i].Properties = append(all.Suites[i].Properties, junitProperty{"interrupted", r.Interrupted})
+		}
+		all.Suites = append(all.Suites, junitNotRun(r))
+		suiteTime = append(suiteTime, 0)
+	}
 	for i := range all.Suites {
 		all.Suites[i].Time = seconds(suiteTime[i])
 		all.Tests += all.Suites[i].Tests
@@ -147,6 +159,40 @@ func encodeJUnit(r *Run) ([]byte, error) {
 	}
 	b.WriteByte('\n')
 	return b.Bytes(), nil
+}
+
+// junitNotRun is the suite of an interrupted run's scenarios that did not
+// run: each a skipped testcase naming why, so that a reader of junit.xml
+// alone sees the run is partial (the suite's "interrupted" property says
+// why; when the run does not know which scenarios they are, one testcase
+// counts them).
+func junitNotRun(r *Run) junitSuite {
+	why := "not run: the run was interrupted (" + r.Interrupted + ")"
+	suite := junitSuite{
+		Name:      "not run (the run was interrupted)",
+		Timestamp: junitTime(r.Started),
+		Properties: []junitProperty{
+			{"target", r.Target},
+			{"interrupted", r.Interrupted},
+			{"notRun", strconv.Itoa(r.NotRun)},
+		},
+	}
+	ids := r.NotRunScenarios
+	if len(ids) == 0 && r.NotRun > 0 {
+		ids = []string{fmt.Sprintf("%d scenarios not run", r.NotRun)}
+	}
+	for _, id := range ids {
+		feature, _, _ := strings.Cut(id, ": ")
+		suite.Cases = append(suite.Cases, junitCase{
+			Name:       id,
+			Classname:  strings.ReplaceAll(feature, ".", "_"),
+			Time:       seconds(0),
+			Properties: []junitProperty{{"verdict", "not-run"}},
+			Skipped:    &junitSkipped{Message: clip(xmlText(why), 1000)},
+		})
+	}
+	suite.Tests, suite.Skipped = len(suite.Cases), len(suite.Cases)
+	return suite
 }
 
 func junitCaseOf(s Scenario) junitCase {

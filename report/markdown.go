@@ -57,6 +57,10 @@ func encodeMarkdown(r *Run) ([]byte, error) {
 	row("Scenarios", fmt.Sprintf("%d: %s", len(r.Scenarios), countLine(r.ScenarioTotals())))
 	row("Checks", fmt.Sprintf("%d: %s", len(r.Checks), countLine(r.Totals())))
 
+	if r.Baseline != nil {
+		writeMarkdownBaseline(&b, r.Baseline)
+	}
+
 	b.WriteString("\n## Checks\n\n")
 	if len(r.Checks) == 0 {
 		b.WriteString("No check was exercised.\n")
@@ -115,6 +119,27 @@ func plainText(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// writeMarkdownBaseline says what the baseline did, each entry on a line
+// (at most mdDetailed of them; the rest are counted).
+func writeMarkdownBaseline(b *strings.Builder, base *BaselineResult) {
+	fmt.Fprintf(b, "\n## Baseline\n\n%s.\n\n", mdText(capitalize(baselineText(base))))
+	lines := baselineLines(base)
+	for i, l := range lines {
+		if i == mdDetailed {
+			fmt.Fprintf(b, "- … and %d more (see report.json)\n", len(lines)-i)
+			break
+		}
+		fmt.Fprintf(b, "- %s\n", mdText(clip(l, mdMessageMax)))
+	}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func writeMarkdownScenario(b *strings.Builder, s Scenario) {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/approval-conformance-kit/ack/checks"
@@ -20,7 +21,18 @@ type headline struct {
 	Text   string // "every MUST check passes", "3 MUST checks failed: ..."
 }
 
+// headlineOf is the run's headline, with what its baseline did (when it
+// had one) in its label and text.
 func headlineOf(r *Run) headline {
+	h := runHeadline(r)
+	if r.Baseline != nil && h.Result != ResultInterrupted {
+		h.Label = baselineLabel(h.Label, h.Result, r.Baseline)
+		h.Text += "; " + baselineText(r.Baseline)
+	}
+	return h
+}
+
+func runHeadline(r *Run) headline {
 	res := r.Result()
 	h := headline{Result: res, Label: strings.ToUpper(string(res))}
 	var warned, errored []string
@@ -87,13 +99,24 @@ func applicable(c Check) int { return len(c.Scenarios) - c.NotApplicable }
 // pass (not-applicable ones are not failures).
 func notPassed(s Scenario) bool { return s.Verdict != Pass && s.Verdict != NotApplicable }
 
+// notEvaluated is how the reports show a check of a scenario none of
+// whose assertions could be evaluated (blocked by an earlier failure):
+// neither a pass nor a failure.
+const notEvaluated = "not-evaluated"
+
 // checkVerdictList lists a scenario's checks with their verdicts, in the
-// scenario's check order.
+// scenario's check order: a check the scenario could not evaluate is
+// "not-evaluated", not the scenario's verdict.
 func checkVerdictList(s Scenario) [][2]string {
 	out := make([][2]string, 0, len(s.Checks))
 	for _, id := range s.Checks {
 		v, ok := s.CheckVerdicts[id]
-		if !ok {
+		switch {
+		case ok:
+		case slices.Contains(s.NotEvaluated, id):
+			out = append(out, [2]string{id, notEvaluated})
+			continue
+		default:
 			v = s.Verdict
 		}
 		out = append(out, [2]string{id, string(v)})
@@ -101,11 +124,12 @@ func checkVerdictList(s Scenario) [][2]string {
 	return out
 }
 
-// failingChecks lists the checks a scenario did not pass.
+// failingChecks lists the checks a scenario did not pass (a check it
+// could not evaluate is not among them).
 func failingChecks(s Scenario) []string {
 	var out []string
 	for _, cv := range checkVerdictList(s) {
-		if cv[1] != string(Pass) && cv[1] != string(NotApplicable) {
+		if cv[1] != string(Pass) && cv[1] != string(NotApplicable) && cv[1] != notEvaluated {
 			out = append(out, cv[0])
 		}
 	}

@@ -188,6 +188,12 @@ type Run struct {
 	// NotRun counts the scenarios the run meant to run and did not, when it
 	// was interrupted.
 	NotRun int `json:"notRun,omitempty"`
+	// NotRunScenarios are the ids of the scenarios the interrupted run
+	// meant to run and did not, in order.
+	NotRunScenarios []string `json:"notRunScenarios,omitempty"`
+	// Baseline is what the baseline of expected failures made of the run;
+	// nil when the run had none.
+	Baseline *BaselineResult `json:"baseline,omitempty"`
 }
 
 // Shard names the part of a suite a run covered: the Index-th (1-based) of

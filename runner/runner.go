@@ -274,8 +274,25 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	if ctx.Err() != nil {
 		run.Interrupted = interruption(ctx)
 		run.NotRun = total - len(run.Scenarios)
+		run.NotRunScenarios = notRun(st.all, selected, run.Scenarios)
 	}
 	compareModes(run)
 	run.Aggregate(level)
 	return run, nil
+}
+
+// notRun lists, in the suite's order, the selected scenarios that did not
+// finish.
+func notRun(all []Listed, selected map[string]bool, done []report.Scenario) []string {
+	finished := make(map[string]bool, len(done))
+	for _, s := range done {
+		finished[s.ID] = true
+	}
+	var out []string
+	for _, l := range all {
+		if selected[l.ID] && !finished[l.ID] {
+			out = append(out, l.ID)
+		}
+	}
+	return out
 }

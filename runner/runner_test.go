@@ -232,6 +232,16 @@ func TestInterruptedRunKeepsOnlyWhatFinished(t *testing.T) {
 	if len(run.Scenarios) != 2 || run.NotRun != totals[0]-2 || totals[0] < 6 {
 		t.Errorf("%d scenarios kept, %d not run, of %d", len(run.Scenarios), run.NotRun, totals[0])
 	}
+	if len(run.NotRunScenarios) != run.NotRun {
+		t.Errorf("%d scenario ids not run, want %d", len(run.NotRunScenarios), run.NotRun)
+	}
+	for _, id := range run.NotRunScenarios {
+		for _, s := range run.Scenarios {
+			if s.ID == id {
+				t.Errorf("%s is listed as not run, yet it finished", id)
+			}
+		}
+	}
 	for _, s := range run.Scenarios {
 		if s.Verdict != report.Pass {
 			t.Errorf("%s: %s: %s", s.ID, s.Verdict, s.Message)

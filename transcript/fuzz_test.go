@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,4 +35,18 @@ func FuzzRead(f *testing.F) {
 			_, _ = ReadConversations(bytes.NewReader(data), Options{})
 		}
 	})
+}
+
+// A tool whose function has no name (found by FuzzRead) reads the same
+// with and without Keep: one error, at the position of the tools.
+func TestNamelessToolOneVerdict(t *testing.T) {
+	data := []byte("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\n \"tools\":[{\"type\":\"function\",\"function\":{\"parameters\":{}}}]}")
+	want := int64(bytes.Index(data, []byte(`[{"type":"function"`)))
+	for _, keep := range []bool{false, true} {
+		err := Read(bytes.NewReader(data), Options{Keep: keep}, func(*Request) error { return nil })
+		var te *Error
+		if !errors.As(err, &te) || te.Offset != want || !strings.Contains(te.Msg, "tools[0].function.name: missing") {
+			t.Errorf("keep %v: %v, want byte %d: tools[0].function.name: missing", keep, err, want)
+		}
+	}
 }

@@ -248,6 +248,7 @@ var journalKeys = map[string]bool{"call": true, "verdict": true, "prompt": true,
 // journal entry with its prompt and wire body.
 func (rd *reader) object(req *Request, cands set) error {
 	var tools, system json.RawMessage
+	var toolsAt int64
 	var journal Entry
 	isJournal := rd.opts.Format == Journal
 	for rd.dec.More() {
@@ -351,12 +352,12 @@ func (rd *reader) object(req *Request, cands set) error {
 			req.Stream = b == true
 			continue
 		case "tools":
-			if !rd.opts.Keep {
-				break
-			}
+			// Read with or without Keep: a tool that does not decode makes
+			// the same error either way, at the tools' position.
 			if err := rd.dec.Decode(&tools); err != nil {
 				return rd.syntax(err, at)
 			}
+			toolsAt = rd.dec.InputOffset() - int64(len(tools)) // where the tools' value begins
 			continue
 		case "system":
 			if !rd.opts.Keep {
@@ -440,7 +441,7 @@ func (rd *reader) object(req *Request, cands set) error {
 	if err := rd.finish(req, cands); err != nil {
 		return err
 	}
-	return rd.keepExtras(req, tools, system)
+	return rd.keepExtras(req, tools, toolsAt, system)
 }
 
 // messages reads the value of a body's "messages" or "input".
@@ -601,10 +602,16 @@ func (rd *reader) finish(req *Request, cands set) error {
 	return nil
 }
 
-// keepExtras decodes the tools (and Anthropic's system prompt) of a body,
-// with Options.Keep.
-func (rd *reader) keepExtras(req *Request, tools, system json.RawMessage) error {
-	if !rd.opts.Keep || (len(tools) == 0 && len(system) == 0) {
+// keepExtras decodes the tools (and Anthropic's system prompt) of a body
+// and, with Options.Keep, keeps them. Without Keep the tools are decoded
+// only to find the error they would make, so that a transcript reads the
+// same (one verdict, one position: toolsAt, where the tools begin) with
+// and without Keep.
+func (rd *reader) keepExtras(req *Request, tools json.RawMessage, toolsAt int64, system json.RawMessage) error {
+	if !rd.opts.Keep {
+		system = nil
+	}
+	if len(tools) == 0 && len(system) == 0 {
 		return nil
 	}
 	p, ok := req.Format.Provider()
@@ -628,7 +635,14 @@ func (rd *reader) keepExtras(req *Request, tools, system json.RawMessage) error 
 	}
 	d, err := codec.DecodeRequest([]byte(body + "}"))
 	if err != nil {
-		return &Error{Offset: req.Offset, Msg: strings.TrimPrefix(err.Error(), "request body: ")}
+		at := req.Offset
+		if len(tools) > 0 && strings.Contains(err.Error(), "tools") {
+			at = toolsAt
+		}
+		return &Error{Offset: at, Msg: strings.TrimPrefix(err.Error(), "request body: ")}
+	}
+	if !rd.opts.Keep {
+		return nil
 	}
 	req.Tools = d.Request.Tools
 	if len(d.Request.Messages) > 0 { // the system prompt

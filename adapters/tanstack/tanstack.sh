@@ -60,8 +60,10 @@ run)
 		cat "$out/stderr" >&2
 		exit 2
 	fi
-	cd "$root"
-	go run ./cmd/conformance run --target "$url" "$@"
+	# A built binary keeps the exit codes (go run turns each into 1); paths
+	# among the flags stay relative to where this is called from.
+	(cd "$root" && go build -o bin/conformance ./cmd/conformance) || exit 2
+	"$root/bin/conformance" run --target "$url" "$@"
 	;;
 *)
 	usage

@@ -22,7 +22,7 @@ func cmdFromTranscript(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("scenario from-transcript", stderr)
 	id := fs.String("id", "", "the scenario's id (default: regression-<the file's name>)")
 	only := fs.String("conversation", "", "the conversation of a journal to reproduce (default: the first that went wrong)")
-	out := fs.String("out", "-", "where to write: a file, a directory (the file is <id>.yaml), or - for stdout")
+	out := fs.String("out", "-", "where to write: a .yaml (or .yml) file, a folder (created if need be; the file is <id>.yaml in it), or - for stdout")
 	input := fs.String("input-format", "auto", "the file's format (see conformance lint)")
 	profile := fs.String("provider", "openai-chat", "the provider for conversations that have none of their own")
 	files, err := parseWithFiles(fs, args)
@@ -88,15 +88,35 @@ func cmdFromTranscript(args []string, stdout, stderr io.Writer) (int, error) {
 		_, err = stdout.Write(yaml)
 		return exitOK, err
 	}
-	path := *out
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, scenarioIDOf(yaml)+".yaml")
+	path, err := outPath(*out, scenarioIDOf(yaml))
+	if err != nil {
+		return exitHarness, err
 	}
 	if err := os.WriteFile(path, yaml, 0o644); err != nil {
 		return exitHarness, err
 	}
 	fmt.Fprintf(stdout, "%s: written (run it: conformance run --scenarios %s)\n", path, filepath.Dir(path))
 	return exitOK, nil
+}
+
+// outPath is the file --out names: a path ending in .yaml or .yml is the
+// file (its folder created if need be); anything else is a folder,
+// created if need be, and the file is <id>.yaml in it. A scenario file
+// without the extension would never be found by run --scenarios.
+func outPath(out, id string) (string, error) {
+	if ext := strings.ToLower(filepath.Ext(out)); ext == ".yaml" || ext == ".yml" {
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return "", fmt.Errorf("--out: %w", err)
+		}
+		return out, nil
+	}
+	if st, err := os.Stat(out); err == nil && !st.IsDir() {
+		return "", fmt.Errorf("--out %s: a file without a .yaml extension (give a .yaml path, or a folder)", out)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", fmt.Errorf("--out: %w", err)
+	}
+	return filepath.Join(out, id+".yaml"), nil
 }
 
 // scenarioIDOf reads the id line the writer puts first.

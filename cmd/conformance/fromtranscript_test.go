@@ -47,3 +47,30 @@ func TestFromTranscriptCommand(t *testing.T) {
 		t.Fatalf("to stdout: exit %d\n%s", code, out)
 	}
 }
+
+// --out as the docs show it: a folder that does not exist yet is created
+// and the scenario is <id>.yaml in it; a .yaml path is the file itself; a
+// file without the extension is refused rather than overwritten.
+func TestFromTranscriptOut(t *testing.T) {
+	src := lintData + "anthropic-messages/broken-dangling-after-denial.json"
+	root := t.TempDir()
+	dir := filepath.Join(root, "scenarios", "regressions")
+	code, out, errOut := runCLI("scenario", "from-transcript", src, "--id", "dangling", "--out", dir)
+	if want := filepath.Join(dir, "dangling.yaml"); code != exitOK || !strings.Contains(out, want+": written") {
+		t.Fatalf("a new folder: exit %d\n%s%s", code, out, errOut)
+	}
+	file := filepath.Join(root, "more", "mine.yml")
+	if code, out, errOut := runCLI("scenario", "from-transcript", src, "--out", file); code != exitOK || !strings.Contains(out, file+": written") {
+		t.Fatalf("a .yml path: exit %d\n%s%s", code, out, errOut)
+	}
+	plain := filepath.Join(root, "plain")
+	if err := os.WriteFile(plain, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI("scenario", "from-transcript", src, "--out", plain); code != exitHarness || !strings.Contains(errOut, "a file without a .yaml extension") {
+		t.Fatalf("a plain file: exit %d\n%s", code, errOut)
+	}
+	if data, _ := os.ReadFile(plain); string(data) != "x" {
+		t.Error("the plain file was overwritten")
+	}
+}

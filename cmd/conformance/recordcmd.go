@@ -7,10 +7,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/approval-conformance-kit/ack/limits"
+	"github.com/approval-conformance-kit/ack/provider"
 	"github.com/approval-conformance-kit/ack/record"
 	"github.com/approval-conformance-kit/ack/wire"
 )
@@ -28,8 +31,13 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	profile := fs.String("provider", "openai-chat", "the provider whose rules apply to requests to the kit's canonical model API")
 	maxBody := fs.Int64("max-body", record.DefaultMaxBody, "the largest request body accepted, in bytes")
 	maxResponse := fs.Int64("max-response", record.DefaultMaxResponse, "how much of an answer is journaled, in bytes (the client gets all of it)")
+	var lim limits.Limits
+	lim.Register(fs, limits.HeaderTimeout, limits.BodyTimeout, limits.InFlight)
 	if err := parse(fs, args); err != nil {
 		return 0, err
+	}
+	if err := lim.Check(); err != nil {
+		return 0, usagef("%v", err)
 	}
 	if *upstream == "" {
 		return 0, usagef("record: --upstream URL is required")
@@ -68,11 +76,20 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err != nil {
 		return exitHarness, fmt.Errorf("record: listen on %s: %w", *addr, err)
 	}
-	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 1 << 20}
+	lim.RequestBytes = *maxBody
+	errorCodec, err := provider.Lookup(p)
+	if err != nil {
+		return exitHarness, err
+	}
+	srv := lim.Server(proxy, func(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write(errorCodec.ErrorBody(status, "invalid_request_error", "record: "+msg))
+	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	fmt.Fprintf(stdout, "http://%s\n", l.Addr())
-	fmt.Fprintf(stderr, "recording %s at http://%s into %s (Ctrl-C to stop)\n", *upstream, l.Addr(), *journalPath)
+	fmt.Fprintf(stderr, "recording %s at http://%s into %s (Ctrl-C to stop)\n", redacted(*upstream), l.Addr(), *journalPath)
 	select {
 	case <-ctx.Done():
 	case err := <-served:
@@ -91,4 +108,13 @@ func cmdRecord(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitFail, nil
 	}
 	return exitOK, nil
+}
+
+// redacted is a URL with its password, if it has one, replaced by xxxxx.
+func redacted(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(an unparsable URL)"
+	}
+	return u.Redacted()
 }

@@ -102,3 +102,22 @@ func TestRecordCommand(t *testing.T) {
 		t.Fatalf("no upstream: exit %d %s", code, errOut)
 	}
 }
+
+// A password in the upstream URL never reaches the terminal.
+func TestRecordRedactsTheUpstreamPassword(t *testing.T) {
+	journal := filepath.Join(t.TempDir(), "j.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &lines{ch: make(chan string, 10)}
+	errs := &lines{ch: make(chan string, 100)}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"record", "--upstream", "http://user:s3cret@127.0.0.1:1/v1", "--journal", journal}, out, errs)
+	}()
+	<-out.ch
+	start := <-errs.ch
+	cancel()
+	<-done
+	if strings.Contains(start, "s3cret") || !strings.Contains(start, "http://user:xxxxx@127.0.0.1:1/v1") {
+		t.Errorf("the start line: %s", start)
+	}
+}

@@ -56,7 +56,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	listen := fs.String("listen", "127.0.0.1", "with --target: the host the harness's callback and simulator servers listen on (the adapter must reach it)")
 	godogFormat := fs.String("godog", "", "also print godog's own output in this format (pretty, progress, cucumber, junit)")
 	var lim limits.Limits
-	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.JournalBytes, limits.Calls)
+	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.JournalBytes, limits.Calls, limits.BodyTimeout, limits.InFlight)
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -147,6 +147,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	// The harness's own servers: the simulator, the callbacks, the chat
 	// server; each scenario running at once has its conversation.
 	lim.Sessions = max(limits.DefaultSessions, 2**concurrency)
+	if !flagSet(fs, "max-in-flight") {
+		lim.InFlight = max(limits.DefaultInFlight, 4**concurrency) // a scenario's target calls the harness's servers a few at a time
+	}
 	chatsim.DefaultLimits = lim
 	var tgt target.Target
 	if *ref || *mutant != "" {
@@ -154,7 +157,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			return 0, err
 		}
 		if *overHTTP {
-			srv, err := driverserver.NewServer(tgt, all.ModelsWithin(lim.ReplyBytes), driverserver.WithLimits(limits.Limits{HeaderTimeout: lim.HeaderTimeout, RequestBytes: lim.RequestBytes, ReplyBytes: lim.ReplyBytes, Sessions: lim.Sessions}))
+			srv, err := driverserver.NewServer(tgt, all.ModelsWithin(lim.ReplyBytes), driverserver.WithLimits(limits.Limits{HeaderTimeout: lim.HeaderTimeout, RequestBytes: lim.RequestBytes, ReplyBytes: lim.ReplyBytes, Sessions: lim.Sessions, BodyTimeout: lim.BodyTimeout, InFlight: lim.InFlight}))
 			if err != nil {
 				return exitHarness, err
 			}
@@ -258,6 +261,9 @@ func deliver(stdout io.Writer, res *report.Run, pretty bool, files []string, des
 		outcome = baseline.ApplySuite(base, res, suite)
 	case base != nil:
 		outcome = baseline.Apply(base, res)
+	}
+	if outcome != nil {
+		res.Baseline = baselineResult(base, outcome)
 	}
 	if pretty {
 		if err := report.WriteSummary(stdout, res); err != nil {
@@ -369,6 +375,29 @@ func baselineExit(o *baseline.Outcome) int {
 		}
 	}
 	return exitHarness
+}
+
+// baselineResult is what the reports say of the baseline's outcome.
+func baselineResult(f *baseline.File, o *baseline.Outcome) *report.BaselineResult {
+	hits := func(hs []baseline.Hit) []report.BaselineHit {
+		out := make([]report.BaselineHit, len(hs))
+		for i, h := range hs {
+			out[i] = report.BaselineHit{Scenario: h.Scenario, Check: h.Check, Verdict: h.Verdict, Reason: h.Reason}
+		}
+		return out
+	}
+	entries := func(es []baseline.Entry) []report.BaselineEntry {
+		out := make([]report.BaselineEntry, len(es))
+		for i, e := range es {
+			out[i] = report.BaselineEntry{Entry: e.String(), Line: e.Line}
+		}
+		return out
+	}
+	return &report.BaselineResult{
+		File: f.Path, Held: o.OK(),
+		Expected: hits(o.Expected), Unexpected: hits(o.Unexpected),
+		Stale: entries(o.Stale), Unknown: entries(o.Unknown), NotRun: entries(o.NotRun),
+	}
 }
 
 func writeOutcome(w io.Writer, f *baseline.File, o *baseline.Outcome) {

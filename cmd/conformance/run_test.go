@@ -126,7 +126,10 @@ func TestExpectedFailures(t *testing.T) {
 		return code, out + errOut
 	}
 	// Every failure expected: the run passes.
-	if code, out := run(write("all.yaml", mutantFailures)); code != exitOK || !strings.Contains(out, "0 unexpected, 0 stale") {
+	// Its summary says so on the result line: no bare "Result: FAIL"
+	// beside an exit code of 0.
+	if code, out := run(write("all.yaml", mutantFailures)); code != exitOK || !strings.Contains(out, "0 unexpected, 0 stale") ||
+		!strings.Contains(out, "Result: FAIL (EXPECTED): ") || !strings.Contains(out, "so the run holds its baseline") {
 		t.Fatalf("a complete baseline: exit %d\n%s", code, out)
 	}
 	// A failure the baseline does not list fails the run.

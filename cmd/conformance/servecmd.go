@@ -43,7 +43,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	mutant := fs.String("mutant", "", "serve a mutant of the reference instead (see: conformance mutants)")
 	denial := fs.String("denial-policy", "independent", "the reference's denial policy: independent or abort-remaining")
 	var lim limits.Limits
-	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.Steps, limits.Sessions, limits.SessionIdle)
+	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.Steps, limits.Sessions, limits.SessionIdle, limits.BodyTimeout, limits.InFlight)
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -83,7 +83,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	addr := fs.String("addr", "127.0.0.1:0", "the address to listen on")
 	prov := fs.String("provider", "", "the provider's wire format and rules: openai-chat, openai-responses or anthropic-messages (default: the script's, else openai-chat)")
 	var lim limits.Limits
-	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.JournalBytes, limits.Calls)
+	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.JournalBytes, limits.Calls, limits.BodyTimeout, limits.InFlight)
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}

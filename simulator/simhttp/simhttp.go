@@ -82,7 +82,12 @@ func ListenWith(addr string, lim limits.Limits) (*Server, error) {
 	}
 	lim = lim.WithDefaults()
 	s := &Server{URL: "http://" + l.Addr().String(), listener: l, done: make(chan struct{}), models: map[string]*conversation{}, limits: lim}
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: lim.HeaderTimeout}
+	chat, _ := provider.Lookup(wire.OpenAIChat)
+	s.srv = lim.Server(s, func(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write(chat.ErrorBody(status, "invalid_request_error", "simulator: "+msg))
+	})
 	go func() {
 		defer close(s.done)
 		_ = s.srv.Serve(l) // returns when Close is called
@@ -327,17 +332,12 @@ var endpoints = sync.OnceValue(func() map[string]provider.Codec {
 	return m
 })
 
-// readBody reads a request body up to limit bytes, in one
-// allocation when the client said how long it is.
+// readBody reads a request body up to limit bytes. The buffer grows as
+// bytes arrive, never to what the client declares before they do: a
+// declared length costs nothing until it is sent (limits.Guard refuses
+// one over the limit at once).
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	body := http.MaxBytesReader(w, r.Body, limit)
-	if n := r.ContentLength; n > 0 && n <= limit {
-		var buf bytes.Buffer
-		buf.Grow(int(n) + bytes.MinRead) // ReadFrom wants room to see the end
-		_, err := buf.ReadFrom(body)
-		return buf.Bytes(), err
-	}
-	return io.ReadAll(body)
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 }
 
 // labelMCP gives a provider-executed call or result of a Responses reply

@@ -591,7 +591,9 @@ func Listen(addr string, t target.Target, models ModelFactory, opts ...Option) (
 		return nil, fmt.Errorf("driver server: listen on %s: %w", addr, err)
 	}
 	h := NewHandler(t, models, opts...)
-	s := &Server{URL: "http://" + l.Addr().String(), handler: h, srv: &http.Server{Handler: h, ReadHeaderTimeout: h.limits.HeaderTimeout}, done: make(chan struct{})}
+	s := &Server{URL: "http://" + l.Addr().String(), handler: h, srv: h.limits.Server(h, func(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+		driver.WriteError(w, status, refusalCode(status), "%s", msg)
+	}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		_ = s.srv.Serve(l) // ends on Close
@@ -604,4 +606,13 @@ func (s *Server) Close() error {
 	err := s.srv.Close()
 	<-s.done
 	return errors.Join(err, s.handler.Close())
+}
+
+// refusalCode is the driver protocol's error code of a request a server's
+// bounds refused.
+func refusalCode(status int) string {
+	if status == http.StatusRequestEntityTooLarge {
+		return "TooLarge"
+	}
+	return "Busy"
 }

@@ -37,7 +37,9 @@ func startCallbacks(addr string, lim limits.Limits) (*callbacks, error) {
 		return nil, fmt.Errorf("http target: callback server: %w", err)
 	}
 	cb := &callbacks{url: "http://" + l.Addr().String(), done: make(chan struct{}), turns: map[string]target.Harness{}, requestBytes: lim.RequestBytes}
-	cb.srv = &http.Server{Handler: cb, ReadHeaderTimeout: lim.HeaderTimeout}
+	cb.srv = lim.Server(cb, func(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+		driver.WriteError(w, status, refusalCode(status), "%s", msg)
+	})
 	go func() {
 		defer close(cb.done)
 		_ = cb.srv.Serve(l) // ends on Close
@@ -160,4 +162,13 @@ func crashing(fn func() (bool, error)) (needs bool, err error) {
 		}
 	}()
 	return fn()
+}
+
+// refusalCode is the driver protocol's error code of a callback its
+// server's bounds refused.
+func refusalCode(status int) string {
+	if status == http.StatusRequestEntityTooLarge {
+		return "TooLarge"
+	}
+	return "Busy"
 }

@@ -235,3 +235,32 @@ func TestInfoAndSessionAnswersAreChecked(t *testing.T) {
 		t.Error("the roles played do not follow the info")
 	}
 }
+
+// A target that answers with a redirect is a harness error naming it: the
+// harness never sends the request (with its callback URLs and tokens) on
+// to where the redirect points.
+func TestRedirectIsRefused(t *testing.T) {
+	followed := make(chan string, 1)
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		followed <- r.URL.Path
+	}))
+	defer elsewhere.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/stolen", http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	ht, err := httptarget.New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ht.Close()
+	_, err = ht.Info(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "with a redirect to "+elsewhere.URL+"/stolen") || !strings.Contains(err.Error(), "does not follow redirects") {
+		t.Errorf("a redirect: %v", err)
+	}
+	select {
+	case p := <-followed:
+		t.Errorf("the redirect was followed to %s", p)
+	default:
+	}
+}

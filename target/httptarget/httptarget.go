@@ -66,7 +66,7 @@ func New(baseURL string, opts ...Option) (*Target, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("http target: %q is not an http(s) URL", baseURL)
 	}
-	t := &Target{base: strings.TrimRight(baseURL, "/"), http: &http.Client{}, timeout: 10 * time.Second, cbAddr: "127.0.0.1:0", limits: limits.Default()}
+	t := &Target{base: strings.TrimRight(baseURL, "/"), http: &http.Client{CheckRedirect: refuseRedirect}, timeout: 10 * time.Second, cbAddr: "127.0.0.1:0", limits: limits.Default()}
 	for _, o := range opts {
 		o(t)
 	}
@@ -243,3 +243,11 @@ func (w *Wiring) Prepare(req *target.TurnRequest, sim *simulator.Model, _ target
 
 // Close stops the simulator's server.
 func (w *Wiring) Close() error { return w.srv.Close() }
+
+// refuseRedirect stops the harness from following a target's redirect: a
+// redirect would send the turn again, with its callback URLs and their
+// tokens, wherever it points. The call fails with an error naming it (a
+// harness error, never a verdict).
+func refuseRedirect(req *http.Request, via []*http.Request) error {
+	return fmt.Errorf("the target answered %s %s with a redirect to %s: the harness does not follow redirects (it would send the request, its callback URLs and their tokens there); give --target the URL that answers", via[0].Method, via[0].URL.Redacted(), req.URL.Redacted())
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The exit codes of every documented path (README, docs/ci.md): the
+// binary's are tested in main_test.go and signal_test.go; here are the
+// wrappers around it.
+
+// repoRoot is the repository's root, two folders up from this package.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// exitOf runs a command and returns its exit code, stdout and stderr.
+func exitOf(t *testing.T, cmd *exec.Cmd) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return exit.ExitCode(), out.String(), errOut.String()
+	case err != nil:
+		t.Fatalf("%v: %v", cmd.Args, err)
+	}
+	return 0, out.String(), errOut.String()
+}
+
+// The make targets that run the CLI build the binary and run it, never
+// through go run (which turns every non-zero code into 1).
+func TestMakeTargetsRunTheBuiltBinary(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	for _, target := range []string{"conformance", "conformance-http", "mutants", "docs"} {
+		cmd := exec.Command("make", "-n", target)
+		cmd.Dir = repoRoot(t)
+		code, out, errOut := exitOf(t, cmd)
+		if code != 0 {
+			t.Fatalf("make -n %s: exit %d\n%s", target, code, errOut)
+		}
+		if strings.Contains(out, "go run") || !strings.Contains(out, "go build -o bin/conformance ./cmd/conformance\nbin/conformance ") {
+			t.Errorf("make %s does not build and run bin/conformance:\n%s", target, out)
+		}
+	}
+}
+
+// Every adapter's certify.sh: a usage error is 2 (never 1, which reads as
+// a conformance failure), --help is 0; neither installs anything.
+func TestCertifyScriptsUsage(t *testing.T) {
+	scripts, err := filepath.Glob(filepath.Join(repoRoot(t), "adapters", "*", "certify.sh"))
+	if err != nil || len(scripts) < 5 {
+		t.Fatalf("certify.sh scripts: %v %v", scripts, err)
+	}
+	for _, s := range scripts {
+		for _, c := range []struct {
+			args []string
+			code int
+		}{{nil, exitHarness}, {[]string{"--bogus"}, exitHarness}, {[]string{"--help"}, exitOK}} {
+			code, out, errOut := exitOf(t, exec.Command("bash", append([]string{s}, c.args...)...))
+			if code != c.code || !strings.Contains(out+errOut, "usage: certify.sh VERSION") {
+				t.Errorf("%s %v: exit %d, want %d\n%s%s", s, c.args, code, c.code, out, errOut)
+			}
+		}
+	}
+}
+
+// The steps every certify.sh runs (adapters/certify-lib.sh), with this
+// CLI's own driver server standing in for an SDK's adapter: the suite's
+// exit code comes through unchanged (0, 1, 2), a failed install is 2,
+// paths after -- are relative to the caller's folder, and the install's
+// and the adapter's output go to the log file, not to the terminal.
+func TestCertifyStepsKeepExitCodesAndPaths(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "fake-certify.sh")
+	lib := filepath.Join(repoRoot(t), "adapters", "certify-lib.sh")
+	text := `set -euo pipefail
+certify_name=fake-certify.sh certify_sdk=fake certify_example=1.0
+source "` + lib + `"
+certify_install() { echo "npm WARN deprecated: noise"; [ "$1" != broken ]; }
+certify_adapter() { shift; echo "adapter noise" >&2; exec "$CONFORMANCE" serve "$@"; }
+certify_main "$@"
+`
+	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	caller := filepath.Join(dir, "caller")
+	if err := os.Mkdir(caller, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "certify.log")
+	run := func(args ...string) (int, string, string) {
+		cmd := exec.Command("bash", append([]string{script}, args...)...)
+		cmd.Dir = caller
+		cmd.Env = append(os.Environ(), "ACK_RUN_MAIN=1", "CONFORMANCE="+os.Args[0], "CERTIFY_LOG="+log)
+		return exitOf(t, cmd)
+	}
+	code, out, errOut := run("1.0", "--", "--tags", "@PRE-01", "--report", "rel-reports", "--format", "pretty,json")
+	if code != exitOK {
+		t.Fatalf("a passing target: exit %d\n%s%s", code, out, errOut)
+	}
+	if found, _ := filepath.Glob(filepath.Join(caller, "rel-reports", "*", "*", "report.json")); len(found) != 1 {
+		t.Errorf("--report rel-reports: want one report under the caller's folder, found %v", found)
+	}
+	if strings.Contains(out+errOut, "noise") || !strings.Contains(errOut, "are in "+log) {
+		t.Errorf("the install's and adapter's output is not kept to the named log:\n%s%s", out, errOut)
+	}
+	if data, err := os.ReadFile(log); err != nil || !strings.Contains(string(data), "npm WARN deprecated: noise") || !strings.Contains(string(data), "adapter noise") {
+		t.Errorf("log %s: %q %v", log, data, err)
+	}
+	if code, out, errOut := run("1.0", "--mutant", "late-resolution", "--", "--tags", "@PRE-01"); code != exitFail {
+		t.Errorf("a failing target: exit %d, want %d\n%s%s", code, exitFail, out, errOut)
+	}
+	if code, out, errOut := run("1.0", "--", "--no-such-flag"); code != exitHarness {
+		t.Errorf("a bad conformance flag: exit %d, want %d\n%s%s", code, exitHarness, out, errOut)
+	}
+	if code, _, errOut := run("broken"); code != exitHarness || !strings.Contains(errOut, "installing fake broken failed") {
+		t.Errorf("a failed install: exit %d, want %d\n%s", code, exitHarness, errOut)
+	}
+	if code, _, errOut := run("1.0", "--no-such-serve-flag"); code != exitHarness || !strings.Contains(errOut, "the adapter exited before printing its URL") {
+		t.Errorf("an adapter that does not start: exit %d, want %d\n%s", code, exitHarness, errOut)
+	}
+}
+
+// go run turns every non-zero exit code into 1: the README says so and
+// shows the built binary for scripts. This pins the fact the docs rest on.
+func TestGoRunLosesExitCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with go run")
+	}
+	cmd := exec.Command("go", "run", ".", "no-such-command")
+	code, _, errOut := exitOf(t, cmd)
+	if code != 1 {
+		t.Errorf("go run . no-such-command: exit %d (the binary exits 2); if go run now keeps the code, update README.md and docs/ci.md\n%s", code, errOut)
+	}
+	if !strings.Contains(errOut, "exit status 2") {
+		t.Errorf("go run should say the binary's own status:\n%s", errOut)
+	}
+}
