@@ -212,6 +212,7 @@ func canonicalAfterJoin(req *Request, base, i int) int {
 }
 
 func (rd *reader) uiMessage(req *Request, e element) error {
+	e = rd.legacyUI(req, e)
 	body := append(append([]byte(`{"messages":[`), e.raw...), "]}"...)
 	cr, err := uistream.Codec{}.DecodeRequest(body)
 	if err != nil {
@@ -223,12 +224,13 @@ func (rd *reader) uiMessage(req *Request, e element) error {
 // chatMessages adds decoded chat messages in the canonical model, answers
 // bound to their calls.
 func (rd *reader) chatMessages(req *Request, e element, cr *chat.Request) error {
-	msgs, err := chatserver.ToModelMessages(cr)
+	msgs, outcomes, err := chatserver.Convert(cr)
 	if err != nil {
 		return err
 	}
 	bindAnswers(cr, msgs)
 	rd.add(req, e, msgs, false)
+	recordParts(req, e, outcomes)
 	return nil
 }
 

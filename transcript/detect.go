@@ -18,6 +18,9 @@ type probe struct {
 	// AG-UI.
 	ToolCallsCamel  json.RawMessage `json:"toolCalls"`
 	ToolCallIDCamel json.RawMessage `json:"toolCallId"`
+	// AI SDK 3 and 4 UI messages.
+	ToolInvocations json.RawMessage `json:"toolInvocations"`
+	ID              json.RawMessage `json:"id"`
 }
 
 // partProbe is every part field that tells the formats apart.
@@ -55,6 +58,9 @@ func classify(raw json.RawMessage) set {
 	if present(p.Parts) {
 		return classifyParts(p)
 	}
+	if present(p.ToolInvocations) {
+		return one(UIMessages) // AI SDK 3 and 4: calls beside the content
+	}
 	if present(p.ToolCallsSnake) || present(p.ToolCallIDSnake) {
 		return one(OpenAIChat)
 	}
@@ -73,6 +79,9 @@ func classify(raw json.RawMessage) set {
 	}
 	content := bytes.TrimSpace(p.Content)
 	if len(content) == 0 || content[0] != '[' {
+		if present(p.ID) && p.Role != "tool" && p.Role != "developer" {
+			all |= one(UIMessages) // an AI SDK 3 message: its text in content
+		}
 		return all
 	}
 	var parts []partProbe
@@ -96,12 +105,22 @@ func classify(raw json.RawMessage) set {
 
 // classifyParts tells a Vercel UI message from a TanStack (AG-UI) one.
 func classifyParts(p probe) set {
-	if present(p.Content) {
-		return one(AGUI) // UI messages carry their text in parts only
+	if bytes.Contains(p.Parts, []byte(`"tool-invocation"`)) || present(p.ToolInvocations) {
+		return one(UIMessages) // AI SDK 4: content and parts side by side
 	}
 	var parts []partProbe
 	if json.Unmarshal(p.Parts, &parts) != nil {
 		return setOf(UIMessages, AGUI)
+	}
+	if present(p.Content) {
+		// AI SDK 4 keeps the text in content and in parts, where a text
+		// part says text; TanStack AI's text parts say content.
+		for _, q := range parts {
+			if q.Type == "text" && present(q.Text) && !present(q.Content) {
+				return one(UIMessages)
+			}
+		}
+		return one(AGUI)
 	}
 	for _, q := range parts {
 		switch {

@@ -74,6 +74,9 @@ type Request struct {
 	Tools []llm.ToolDef
 	// Resume are AG-UI resume entries.
 	Resume []chat.Resume
+	// Parts are the tool parts of UI messages (AI SDK, TanStack AI) and
+	// what the reference chat server's conversion made of each.
+	Parts []UIPart
 	// Notes are things read but not checked.
 	Notes []Note
 	// Stored says the request refers to items the provider stored (an
@@ -187,6 +190,8 @@ type reader struct {
 	pending []element
 	// cands are the formats the last array's elements allow.
 	cands set
+	// noted are the notes already given for the request, by kind.
+	noted map[string]bool
 }
 
 func (rd *reader) syntax(err error, at int64) error {
@@ -220,7 +225,7 @@ func (rd *reader) syntaxOffset() int64 {
 
 // request reads one top-level value, whose first token is tok.
 func (rd *reader) request(tok json.Token, n int, start int64) (*Request, error) {
-	rd.names, rd.partCalls, rd.pending = map[string]string{}, map[string]bool{}, nil
+	rd.names, rd.partCalls, rd.pending, rd.noted = map[string]string{}, map[string]bool{}, nil, nil
 	req := &Request{N: n, Offset: start, Kind: rd.opts.Kind}
 	cands := bodies
 	if rd.opts.Format != "" && rd.opts.Format != Journal {
@@ -543,7 +548,7 @@ func (rd *reader) standIn(e element, s set) element {
 		return e
 	}
 	role, _ := json.Marshal(p.Role)
-	if s.has(UIMessages) {
+	if s.has(UIMessages) && !s.has(Canonical) {
 		e.raw = json.RawMessage(`{"id":"","role":` + string(role) + `,"parts":[]}`)
 	} else {
 		e.raw = json.RawMessage(`{"role":` + string(role) + `,"content":""}`)
