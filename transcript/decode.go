@@ -137,7 +137,7 @@ func skeleton(m model.Message) model.Message {
 }
 
 func (rd *reader) canonical(req *Request, e element) error {
-	m, err := model.DecodeMessage(e.raw)
+	m, err := rd.lenientMessage(req, e)
 	if err != nil {
 		return err
 	}
