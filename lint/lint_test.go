@@ -130,9 +130,14 @@ func TestBrokenTranscripts(t *testing.T) {
 		},
 		// AI SDK 4: a tool-invocation left in state call, and the user goes on.
 		"ui-messages/broken-ai-sdk4-call-then-message.json": {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_d"}, provider: danglingChat + "call_d"}},
-		"ag-ui/broken-pending-then-new-message.json":        {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
-		"ag-ui/broken-orphan-tool-message.json":             {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
-		"ag-ui/broken-duplicate-results.json":               {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
+		// LangChain: a HITL interrupt answered with a new message, in a LangGraph state.
+		"langchain/broken-tool-call-without-tool-message.json": {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_7Qk"}, provider: danglingChat + "call_7Qk"}},
+		"langchain/broken-orphan-tool-message-js.json":         {{check: "WIRE-01", kind: "orphan", path: "[3]", ids: []string{"toolu_01Z"}, provider: "Messages with role 'tool' must be a response"}},
+		// Gemini: one of two parallel calls left without its functionResponse.
+		"gemini/broken-missing-function-response.json": {{check: "WIRE-01", kind: "dangling", path: "contents[1]", ids: []string{"fc_b"}, provider: danglingChat + "fc_b"}},
+		"ag-ui/broken-pending-then-new-message.json":   {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
+		"ag-ui/broken-orphan-tool-message.json":        {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
+		"ag-ui/broken-duplicate-results.json":          {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
 		// A journal of conformance record in front of the simulator: a denied
 		// call's result dropped, in each wire format.
 		"journal/broken-recorded.jsonl": {

@@ -32,6 +32,10 @@ func (rd *reader) decodeElement(req *Request, e element) error {
 		err = rd.uiMessage(req, e)
 	case AGUI:
 		err = rd.aguiMessage(req, e)
+	case LangChain:
+		err = rd.langchainMessage(req, e)
+	case Gemini:
+		err = rd.geminiContent(req, e)
 	default:
 		err = fmt.Errorf("no decoder for format %q", req.Format)
 	}

@@ -21,6 +21,9 @@ type probe struct {
 	// AI SDK 3 and 4 UI messages.
 	ToolInvocations json.RawMessage `json:"toolInvocations"`
 	ID              json.RawMessage `json:"id"`
+	// LangChain.
+	Data json.RawMessage `json:"data"`
+	LC   json.RawMessage `json:"lc"`
 }
 
 // partProbe is every part field that tells the formats apart.
@@ -32,6 +35,10 @@ type partProbe struct {
 	Text       json.RawMessage `json:"text"`
 	Content    json.RawMessage `json:"content"`
 	State      json.RawMessage `json:"state"`
+	// Gemini.
+	FunctionCall     json.RawMessage `json:"functionCall"`
+	FunctionResponse json.RawMessage `json:"functionResponse"`
+	InlineData       json.RawMessage `json:"inlineData"`
 }
 
 // Part types of each format's message content.
@@ -55,22 +62,40 @@ func classify(raw json.RawMessage) set {
 	if p.Type != "" && responsesItems[p.Type] {
 		return one(OpenAIResponses)
 	}
+	if present(p.LC) || (langchainTypes[p.Type] && (present(p.Data) || p.Role == "")) {
+		return one(LangChain)
+	}
+	if p.Role == "model" || (p.Role == "function" && present(p.Parts)) {
+		return one(Gemini)
+	}
 	if present(p.Parts) {
 		return classifyParts(p)
 	}
 	if present(p.ToolInvocations) {
 		return one(UIMessages) // AI SDK 3 and 4: calls beside the content
 	}
-	if present(p.ToolCallsSnake) || present(p.ToolCallIDSnake) {
-		return one(OpenAIChat)
+	if present(p.ToolCallsSnake) {
+		// LangChain's tool calls carry name and args; OpenAI's a function.
+		var calls []struct {
+			Function json.RawMessage `json:"function"`
+			Args     json.RawMessage `json:"args"`
+		}
+		if json.Unmarshal(p.ToolCallsSnake, &calls) == nil && len(calls) > 0 && present(calls[0].Args) && !present(calls[0].Function) {
+			return one(LangChain)
+		}
+		return setOf(OpenAIChat, LangChain)
+	}
+	if present(p.ToolCallIDSnake) {
+		return setOf(OpenAIChat, LangChain)
 	}
 	if present(p.ToolCallsCamel) || present(p.ToolCallIDCamel) {
 		return one(AGUI)
 	}
-	all := setOf(Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, AGUI)
+	all := setOf(Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, AGUI, LangChain)
 	switch p.Role {
 	case "tool":
-		// Chat and AG-UI tool messages have their call id, caught above.
+		// Chat, LangChain and AG-UI tool messages have their call id,
+		// caught above.
 		all = one(Canonical)
 	case "system":
 		all &^= one(AnthropicMessages) // Anthropic's system prompt is a field of its own
@@ -105,6 +130,9 @@ func classify(raw json.RawMessage) set {
 
 // classifyParts tells a Vercel UI message from a TanStack (AG-UI) one.
 func classifyParts(p probe) set {
+	if gemini := geminiParts(p.Parts); gemini {
+		return one(Gemini)
+	}
 	if bytes.Contains(p.Parts, []byte(`"tool-invocation"`)) || present(p.ToolInvocations) {
 		return one(UIMessages) // AI SDK 4: content and parts side by side
 	}
@@ -144,17 +172,44 @@ func present(raw json.RawMessage) bool {
 	return len(raw) > 0 && string(raw) != "null"
 }
 
+// langchainTypes are the types of LangChain's messages.
+var langchainTypes = map[string]bool{"human": true, "ai": true, "tool": true, "system": true, "function": true, "chat": true,
+	"AIMessageChunk": true, "HumanMessageChunk": true, "ToolMessageChunk": true, "constructor": true}
+
+// geminiParts reports whether parts are Gemini's: no type, and text,
+// a function call or response, or inline data.
+func geminiParts(raw json.RawMessage) bool {
+	var parts []partProbe
+	if json.Unmarshal(raw, &parts) != nil || len(parts) == 0 {
+		return false
+	}
+	for _, q := range parts {
+		if q.Type != "" {
+			return false
+		}
+		if !present(q.Text) && !present(q.FunctionCall) && !present(q.FunctionResponse) && !present(q.InlineData) {
+			return false
+		}
+	}
+	return true
+}
+
 // Top-level keys that hint at a format.
 var keyHints = map[string]set{
-	"input":          one(OpenAIResponses),
-	"instructions":   one(OpenAIResponses),
-	"max_tokens":     one(AnthropicMessages),
-	"system":         one(AnthropicMessages),
-	"threadId":       one(AGUI),
-	"runId":          one(AGUI),
-	"parentRunId":    one(AGUI),
-	"resume":         one(AGUI),
-	"forwardedProps": one(AGUI),
-	"trigger":        one(UIMessages),
-	"messageId":      one(UIMessages),
+	"input":             one(OpenAIResponses),
+	"instructions":      one(OpenAIResponses),
+	"max_tokens":        one(AnthropicMessages),
+	"system":            one(AnthropicMessages),
+	"threadId":          one(AGUI),
+	"runId":             one(AGUI),
+	"parentRunId":       one(AGUI),
+	"resume":            one(AGUI),
+	"forwardedProps":    one(AGUI),
+	"trigger":           one(UIMessages),
+	"messageId":         one(UIMessages),
+	"contents":          one(Gemini),
+	"generationConfig":  one(Gemini),
+	"systemInstruction": one(Gemini),
+	"safetySettings":    one(Gemini),
+	"toolConfig":        one(Gemini),
 }

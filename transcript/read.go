@@ -186,6 +186,8 @@ type reader struct {
 	names map[string]string
 	// partCalls are AG-UI calls whose message carries TanStack parts.
 	partCalls map[string]bool
+	// gemini pairs Gemini's calls and responses, which may have no ids.
+	gemini *geminiCalls
 	// pending are elements read before their format was known.
 	pending []element
 	// cands are the formats the last array's elements allow.
@@ -225,7 +227,7 @@ func (rd *reader) syntaxOffset() int64 {
 
 // request reads one top-level value, whose first token is tok.
 func (rd *reader) request(tok json.Token, n int, start int64) (*Request, error) {
-	rd.names, rd.partCalls, rd.pending, rd.noted = map[string]string{}, map[string]bool{}, nil, nil
+	rd.names, rd.partCalls, rd.pending, rd.noted, rd.gemini = map[string]string{}, map[string]bool{}, nil, nil, nil
 	req := &Request{N: n, Offset: start, Kind: rd.opts.Kind}
 	cands := bodies
 	if rd.opts.Format != "" && rd.opts.Format != Journal {
@@ -269,7 +271,7 @@ func (rd *reader) object(req *Request, cands set) error {
 			cands &= h
 		}
 		switch key {
-		case "messages", "input":
+		case "messages", "input", "contents":
 			if isJournal {
 				break
 			}
@@ -451,9 +453,12 @@ func (rd *reader) object(req *Request, cands set) error {
 // messages reads the value of a body's "messages" or "input".
 func (rd *reader) messages(req *Request, key string, cands set) error {
 	at := rd.dec.InputOffset()
-	if key == "messages" {
-		cands &^= one(OpenAIResponses)
-	} else {
+	switch key {
+	case "messages":
+		cands &^= setOf(OpenAIResponses, Gemini)
+	case "contents":
+		cands &= one(Gemini)
+	default:
 		cands &= one(OpenAIResponses)
 	}
 	if cands == 0 {
@@ -595,8 +600,15 @@ func (rd *reader) finish(req *Request, cands set) error {
 	} else {
 		if req.Kind == "" {
 			req.Kind = History
+			if req.Format == Gemini {
+				req.Kind = Prompt // a request body that reached Gemini
+			}
 		}
 		req.Profile = rd.opts.Profile
+		if req.Format == Gemini {
+			req.Notes = append(req.Notes, Note{Offset: req.Offset, Field: req.Prefix,
+				Text: fmt.Sprintf("Gemini's own error texts are not on record: the pairing rules of %s apply (--provider), and its answer is quoted", req.Profile)})
+		}
 	}
 	if len(req.Resume) > 0 {
 		if m := resumeAnswers(req.Resume, answered(req.Messages)); len(m.Content) > 0 {
