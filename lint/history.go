@@ -118,7 +118,7 @@ func history(req *transcript.Request) []Finding {
 	// answered.
 	waits := map[string]bool{}
 	for _, c := range order {
-		if requested[c.id] && !c.answered && c.results == 0 && !c.providerExecuted && onlyToolAfter(msgs, c.msg) {
+		if (requested[c.id] || req.Waiting[c.id]) && !c.answered && c.results == 0 && !c.providerExecuted && onlyToolAfter(msgs, c.msg) {
 			waits[c.id] = true
 		}
 	}

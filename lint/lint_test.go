@@ -135,9 +135,15 @@ func TestBrokenTranscripts(t *testing.T) {
 		"langchain/broken-orphan-tool-message-js.json":         {{check: "WIRE-01", kind: "orphan", path: "[3]", ids: []string{"toolu_01Z"}, provider: "Messages with role 'tool' must be a response"}},
 		// Gemini: one of two parallel calls left without its functionResponse.
 		"gemini/broken-missing-function-response.json": {{check: "WIRE-01", kind: "dangling", path: "contents[1]", ids: []string{"fc_b"}, provider: danglingChat + "fc_b"}},
-		"ag-ui/broken-pending-then-new-message.json":   {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
-		"ag-ui/broken-orphan-tool-message.json":        {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
-		"ag-ui/broken-duplicate-results.json":          {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
+		// AG-UI event logs: a result twice and a result for no call; a call the next run forgets.
+		"ag-ui-events/broken-duplicate-and-orphan-results.jsonl": {
+			{check: "WIRE-01", kind: "duplicate", path: "events[6]", ids: []string{"call_A"}},
+			{check: "WIRE-01", kind: "orphan", path: "events[6]", ids: []string{"call_ghost"}, provider: "Messages with role 'tool' must be a response"},
+		},
+		"ag-ui-events/broken-call-never-answered.jsonl": {{check: "WIRE-01", kind: "dangling", path: "events[1]", ids: []string{"call_S"}, provider: danglingChat + "call_S"}},
+		"ag-ui/broken-pending-then-new-message.json":    {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
+		"ag-ui/broken-orphan-tool-message.json":         {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
+		"ag-ui/broken-duplicate-results.json":           {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
 		// A journal of conformance record in front of the simulator: a denied
 		// call's result dropped, in each wire format.
 		"journal/broken-recorded.jsonl": {

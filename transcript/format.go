@@ -56,7 +56,7 @@ const (
 )
 
 // Formats lists every format.
-var Formats = []Format{Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, UIMessages, AGUI, Journal, LangChain, Gemini}
+var Formats = []Format{Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, UIMessages, AGUI, Journal, LangChain, Gemini, AGUIEvents}
 
 // ParseFormat reads a format name; "" and "auto" mean detection by content.
 func ParseFormat(s string) (Format, error) {
@@ -96,6 +96,8 @@ func (f Format) Describe() string {
 		return "LangChain messages"
 	case Gemini:
 		return "Gemini contents"
+	case AGUIEvents:
+		return "AG-UI event log"
 	}
 	return string(f)
 }

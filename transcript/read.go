@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -74,6 +75,9 @@ type Request struct {
 	Tools []llm.ToolDef
 	// Resume are AG-UI resume entries.
 	Resume []chat.Resume
+	// Waiting are calls the input leaves to the client (an AG-UI event
+	// log's last run ended with them open and no approval asked).
+	Waiting map[string]bool
 	// Parts are the tool parts of UI messages (AI SDK, TanStack AI) and
 	// what the reference chat server's conversion made of each.
 	Parts []UIPart
@@ -153,9 +157,13 @@ func Read(r io.Reader, opts Options, fn func(*Request) error) error {
 	if opts.Profile == "" {
 		opts.Profile = wire.OpenAIChat
 	}
-	dec := json.NewDecoder(r)
+	br := bufio.NewReaderSize(r, 64<<10)
+	dec := json.NewDecoder(br)
 	dec.UseNumber()
 	rd := &reader{dec: dec, opts: opts}
+	if log, array := isEventLog(br); opts.Format == AGUIEvents || (opts.Format == "" && log) {
+		return rd.readEvents(array, fn)
+	}
 	for n := 1; ; n++ {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
