@@ -141,9 +141,11 @@ func TestBrokenTranscripts(t *testing.T) {
 			{check: "WIRE-01", kind: "orphan", path: "events[6]", ids: []string{"call_ghost"}, provider: "Messages with role 'tool' must be a response"},
 		},
 		"ag-ui-events/broken-call-never-answered.jsonl": {{check: "WIRE-01", kind: "dangling", path: "events[1]", ids: []string{"call_S"}, provider: danglingChat + "call_S"}},
-		"ag-ui/broken-pending-then-new-message.json":    {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
-		"ag-ui/broken-orphan-tool-message.json":         {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
-		"ag-ui/broken-duplicate-results.json":           {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
+		// AI SDK 4 model messages: one call's error kept, the other's result lost.
+		"canonical/broken-ai-sdk4-error-then-missing.json": {{check: "WIRE-01", kind: "dangling", path: "[1]", ids: []string{"call_b"}, provider: danglingChat + "call_b"}},
+		"ag-ui/broken-pending-then-new-message.json":       {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
+		"ag-ui/broken-orphan-tool-message.json":            {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
+		"ag-ui/broken-duplicate-results.json":              {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
 		// A journal of conformance record in front of the simulator: a denied
 		// call's result dropped, in each wire format.
 		"journal/broken-recorded.jsonl": {

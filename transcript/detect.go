@@ -35,6 +35,8 @@ type partProbe struct {
 	Text       json.RawMessage `json:"text"`
 	Content    json.RawMessage `json:"content"`
 	State      json.RawMessage `json:"state"`
+	// The AI SDK's image part (Anthropic's has a source instead).
+	Image json.RawMessage `json:"image"`
 	// Gemini.
 	FunctionCall     json.RawMessage `json:"functionCall"`
 	FunctionResponse json.RawMessage `json:"functionResponse"`
@@ -115,7 +117,7 @@ func classify(raw json.RawMessage) set {
 	}
 	for _, q := range parts {
 		switch {
-		case canonicalParts[q.Type]:
+		case canonicalParts[q.Type] || (q.Type == "image" && present(q.Image)):
 			return all & one(Canonical)
 		case anthropicParts[q.Type]:
 			return all & one(AnthropicMessages)

@@ -57,6 +57,13 @@ func (rd *reader) lenientMessage(req *Request, e element) (model.Message, error)
 				return m, err
 			}
 			rd.note(req, e, "part:"+de.Reason, e.path()+part, de.Reason+": a part that says nothing about tool calls, not read")
+		case strings.HasPrefix(de.Reason, "unknown output type") && strings.HasSuffix(path, ".output.type"):
+			// A newer output type (the AI SDK's content parts): its value is
+			// read as JSON; pairing does not depend on it.
+			if !setAt(&v, splitPath(path), "json") {
+				return m, err
+			}
+			rd.note(req, e, "output:"+de.Reason, e.path()+path, de.Reason+": the output's value read as JSON")
 		default:
 			return m, err
 		}
