@@ -47,8 +47,9 @@ const (
 	// KindApprovalParts: approval parts in a prompt (PRE-12).
 	KindApprovalParts = "approval-parts"
 	// KindRefused: the runtime (--runtime) refuses the history before it
-	// calls the provider: an answer or an approval request it does not read
-	// leaves a call without a result (PRE-10).
+	// calls the provider: an answer it does not read (PRE-10), or an
+	// approval left pending under a new message (CHAIN-05), leaves a call
+	// without a result.
 	KindRefused = "sdk-refusal"
 	// KindDuplicateCall: one call id used by two tool parts of a UI
 	// history (WIRE-01).

@@ -177,7 +177,14 @@ func uiParts(req *transcript.Request, rt Runtime) ([]PartVerdict, []Finding) {
 			remove[p.ToolCallID] = true
 		case BecomesRefused:
 			remove[p.ToolCallID] = true
-			f := Finding{Check: "PRE-10", Also: []string{"WIRE-01"}, Level: level("PRE-10"), Kind: KindRefused, ProviderIndex: -1,
+			// An answer the runtime does not find breaks PRE-10 (and PRE-01:
+			// the approved call never runs); a new message over a pending
+			// approval, CHAIN-05.
+			check, also := "PRE-10", []string{"PRE-01"}
+			if p.Became != model.PartToolApprovalResponse {
+				check, also = "CHAIN-05", []string{"WIRE-01"}
+			}
+			f := Finding{Check: check, Also: also, Level: level(check), Kind: KindRefused, ProviderIndex: -1,
 				IDs: []string{p.ToolCallID}, Parts: []string{path},
 				Detail: fmt.Sprintf("%s %s (%s, state %s): %s", path, labelled([]string{p.ToolCallID}, req.Names), rt, p.State, detail)}
 			f.at(req, p.Source)

@@ -126,6 +126,13 @@ func TestUIPartStates(t *testing.T) {
 			for _, f := range res.Findings {
 				kinds = append(kinds, f.Kind)
 				if f.Kind == KindRefused {
+					want := "PRE-10"
+					if strings.Contains(f.Detail, "approval-requested") {
+						want = "CHAIN-05" // a new message over a pending approval
+					}
+					if f.Check != want {
+						t.Errorf("refusal %q: check %s, want %s", f.Detail, f.Check, want)
+					}
 					if f.Provider != nil || !strings.Contains(f.Detail, "MissingToolResultsError: Tool result is missing for tool call") || !strings.Contains(f.Detail, c.runtime) {
 						t.Errorf("refusal %q (provider %v): want the SDK's error, named, and no provider answer", f.Detail, f.Provider)
 					}

@@ -77,7 +77,7 @@ func TestLintRuntime(t *testing.T) {
 		t.Fatalf("reference: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI("lint", "--runtime", "vercel-ai@7.0.173", file)
-	if code != exitFail || !strings.Contains(out, "PRE-10 (also WIRE-01) MUST sdk-refusal") || !strings.Contains(out, "MissingToolResultsError: Tool result is missing for tool call fl.") {
+	if code != exitFail || !strings.Contains(out, "PRE-10 (also PRE-01) MUST sdk-refusal") || !strings.Contains(out, "MissingToolResultsError: Tool result is missing for tool call fl.") {
 		t.Fatalf("vercel-ai@7.0.173: exit %d\n%s", code, out)
 	}
 	code, _, errOut := runCLI("lint", "--runtime", "vercel-ai@5.0.0", file)
