@@ -51,10 +51,11 @@ var Reference = Runtime{Name: "reference"}
 // followed by a user message is lost and streamText throws
 // MissingToolResultsError before the provider is called. In ai 6 a denial
 // is lost the same way, and an approval request left unanswered before a
-// user message is kept, with the same error. ai 7's convertToModelMessages
-// gives a denied approval-responded part an execution-denied result, and
+// user message is kept, with the same error (FINDINGS.md D7). ai 7's
+// convertToModelMessages gives a denied approval-responded part an
+// execution-denied result (ui/convert-to-model-messages.ts:361-376), and
 // removes approval requests that come before the last user message, their
-// calls with them.
+// calls with them (:63-87; FINDINGS.md D7).
 var Runtimes = []Runtime{
 	Reference,
 	{Name: "vercel-ai", Version: "6.0.326", RefusesAnswerBeforeUser: true, DeniedToo: true, RefusesPendingBeforeUser: true},
