@@ -162,3 +162,45 @@ func BenchmarkLintLargeJournal(b *testing.B) {
 	b.Logf("%d entries", n)
 	benchLint(b, path, findings)
 }
+
+// writeUIBody writes a useChat request body of about size bytes: exchanges
+// of a user message and an assistant message whose tool part has an output
+// of resultSize bytes, with one approval left unanswered before a new user
+// message in the middle (one finding). It returns the messages written.
+func writeUIBody(tb testing.TB, path string, size int64, resultSize int) int {
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	output, _ := json.Marshal(map[string]string{"content": strings.Repeat("lorem ipsum dolor sit amet ", resultSize/27)})
+	fmt.Fprint(w, `{"id":"chat_big","messages":[{"id":"s","role":"system","parts":[{"type":"text","text":"You manage files."}]}`)
+	written, n := int64(0), 1
+	for i := 0; written < size; i++ {
+		s := fmt.Sprintf(`,{"id":"u%d","role":"user","parts":[{"type":"text","text":"read /data/%d"}]}`, i, i)
+		s += fmt.Sprintf(`,{"id":"a%d","role":"assistant","parts":[{"type":"step-start"},{"type":"tool-readFile","toolCallId":"call_%d","state":"output-available","input":{"path":"/data/%d"},"output":%s,"approval":{"id":"ap_%d","approved":true}},{"type":"text","text":"Read /data/%d.","state":"done"}]}`, i, i, i, output, i, i)
+		if i == 10 {
+			s += `,{"id":"ux","role":"user","parts":[{"type":"text","text":"delete it"}]},{"id":"ax","role":"assistant","parts":[{"type":"step-start"},{"type":"tool-deleteFile","toolCallId":"call_pending","state":"approval-requested","input":{"path":"/data"},"approval":{"id":"ap_pending"}}]}`
+			n += 2
+		}
+		w.WriteString(s)
+		written += int64(len(s))
+		n += 2
+	}
+	w.WriteString(`],"trigger":"submit-message"}`)
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	f.Close()
+	return n
+}
+
+// BenchmarkLintLargeUIMessages lints a UI history of hundreds of megabytes
+// (ACK_LINT_BENCH_MB): the parts are converted and judged one message at a
+// time, and the peak heap stays at a few messages plus the skeleton.
+func BenchmarkLintLargeUIMessages(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "ui.json")
+	n := writeUIBody(b, path, benchSize(b), 64<<10)
+	b.Logf("%d messages", n)
+	benchLint(b, path, 1)
+}

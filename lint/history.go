@@ -28,6 +28,7 @@ func history(req *transcript.Request) []Finding {
 	calls := map[string]*call{}
 	var order []*call
 	requests := map[string]string{} // approval id -> call id
+	requested := map[string]bool{}  // call ids with an approval request
 	lastAssistant := -1
 	var out []Finding
 	nm := req.Names
@@ -48,6 +49,7 @@ func history(req *transcript.Request) []Finding {
 					c.results++
 				}
 			case model.PartToolApprovalRequest:
+				requested[p.ToolCallID] = true
 				if _, seen := requests[p.ApprovalID]; !seen {
 					requests[p.ApprovalID] = p.ToolCallID
 				}
@@ -111,9 +113,21 @@ func history(req *transcript.Request) []Finding {
 		f.at(req, msgs[c.answerMsg].Source)
 		unresolved[c.id] = &f
 	}
+	// Calls waiting for their approval's answer at the very end of the
+	// history are pending: nothing goes to the model until they are
+	// answered.
+	waits := map[string]bool{}
+	for _, c := range order {
+		if (requested[c.id] || req.Waiting[c.id]) && !c.answered && c.results == 0 && !c.providerExecuted && onlyToolAfter(msgs, c.msg) {
+			waits[c.id] = true
+		}
+	}
 	prompt := make([]model.Message, 0, len(msgs)+len(pending))
 	source := make([]int, 0, len(msgs)+len(pending))
 	for i, m := range msgs {
+		if len(waits) > 0 && m.Role == model.RoleAssistant {
+			m.Message = withoutCalls(m.Message, waits)
+		}
 		prompt = append(prompt, m.Message)
 		source = append(source, m.Source)
 		if rs := pending[i]; len(rs) > 0 {
@@ -142,7 +156,7 @@ func history(req *transcript.Request) []Finding {
 		f := wireFinding(req, view, v, src, nm)
 		f.order = k + 1
 		if v.Kind == wire.Dangling {
-			f.Detail += waiting(calls, v.IDs)
+			f.Detail += waiting(calls, requested, v.IDs)
 		}
 		out = append(out, f)
 	}
@@ -155,11 +169,39 @@ func history(req *transcript.Request) []Finding {
 }
 
 // waiting adds why a dangling call of a history has no result.
-func waiting(calls map[string]*call, ids []string) string {
+func waiting(calls map[string]*call, requested map[string]bool, ids []string) string {
+	for _, id := range ids {
+		if c := calls[id]; c != nil && !c.answered && requested[id] {
+			return " (no answer to its approval and no result: a new message moved the conversation on)"
+		}
+	}
 	for _, id := range ids {
 		if c := calls[id]; c != nil && !c.answered {
-			return " (no answer to its approval and no result: a new message moved the conversation on, or the history ends on it)"
+			return " (no output and no approval to wait for: the call was never run, or its output never recorded)"
 		}
 	}
 	return ""
+}
+
+// onlyToolAfter reports whether every message after message i is a tool
+// message.
+func onlyToolAfter(msgs []transcript.Message, i int) bool {
+	for _, m := range msgs[i+1:] {
+		if m.Role != model.RoleTool {
+			return false
+		}
+	}
+	return true
+}
+
+// withoutCalls is m without the calls (and approval requests) of ids.
+func withoutCalls(m model.Message, ids map[string]bool) model.Message {
+	out := model.Message{Role: m.Role, Content: make([]model.Part, 0, len(m.Content))}
+	for _, p := range m.Content {
+		if (p.Type == model.PartToolCall || p.Type == model.PartToolApprovalRequest) && ids[p.ToolCallID] {
+			continue
+		}
+		out.Content = append(out.Content, p)
+	}
+	return out
 }

@@ -46,6 +46,14 @@ const (
 	KindPlaceholder = "approval-placeholder"
 	// KindApprovalParts: approval parts in a prompt (PRE-12).
 	KindApprovalParts = "approval-parts"
+	// KindRefused: the runtime (--runtime) refuses the history before it
+	// calls the provider: an answer it does not read (PRE-10), or an
+	// approval left pending under a new message (CHAIN-05), leaves a call
+	// without a result.
+	KindRefused = "sdk-refusal"
+	// KindDuplicateCall: one call id used by two tool parts of a UI
+	// history (WIRE-01).
+	KindDuplicateCall = "duplicate-call"
 )
 
 // Finding is one rule a transcript breaks.
@@ -74,6 +82,9 @@ type Finding struct {
 	ProviderIndex int `json:"providerIndex"`
 	// IDs are the tool call ids (and approval ids) involved.
 	IDs []string `json:"ids"`
+	// Parts name the UI tool parts of the calls involved
+	// ("messages[1].parts[2]"), for a UI history.
+	Parts []string `json:"parts,omitempty"`
 	// Detail says what is wrong, in plain words.
 	Detail string `json:"detail"`
 	// Provider is what the provider answers the prompt with (nil when it
@@ -136,6 +147,9 @@ type Options struct {
 	// Kind forces what the input is: a prompt that reached a model, or an
 	// agent's input; empty goes by the format.
 	Kind transcript.Kind
+	// Runtime is the chat server whose conversion of UI messages applies
+	// (the reference if zero).
+	Runtime Runtime
 }
 
 // Result is what a lint of one input found.
@@ -148,6 +162,10 @@ type Result struct {
 	Messages int            `json:"messages"`
 	Findings []Finding      `json:"findings"`
 	Notes    []Note         `json:"notes,omitempty"`
+	// Runtime is the conversion applied to UI histories, Parts what each of
+	// their tool parts becomes there.
+	Runtime string        `json:"runtime,omitempty"`
+	Parts   []PartVerdict `json:"parts,omitempty"`
 }
 
 // sampleMessage, when set, is called for every message read (a benchmark
@@ -158,6 +176,9 @@ var sampleMessage func()
 // when the input cannot be read.
 func Read(r io.Reader, opts Options) (*Result, error) {
 	res := &Result{Findings: []Finding{}}
+	if opts.Runtime.Name == "" {
+		opts.Runtime = Reference
+	}
 	placeholders := map[*transcript.Request][]placeholder{}
 	topts := transcript.Options{Format: opts.Format, Profile: opts.Profile, Kind: opts.Kind,
 		OnMessage: func(req *transcript.Request, m *transcript.Message) {
@@ -183,7 +204,11 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 		}
 		res.Messages += target.Count
 		profiles[target.Profile] = true
-		fs := check(target, placeholders[target])
+		fs, parts := check(target, placeholders[target], opts.Runtime)
+		if len(parts) > 0 {
+			res.Runtime = opts.Runtime.String()
+			res.Parts = append(res.Parts, parts...)
+		}
 		for i := range fs {
 			fs[i].Request = req.N
 			if j := req.Journal; j != nil {
@@ -212,8 +237,9 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 }
 
 // check lints one request (a body, or a journal entry's prompt or wire body).
-func check(req *transcript.Request, ph []placeholder) []Finding {
+func check(req *transcript.Request, ph []placeholder, rt Runtime) ([]Finding, []PartVerdict) {
 	var out []Finding
+	var parts []PartVerdict
 	for _, p := range ph {
 		out = append(out, p.finding(req))
 	}
@@ -243,10 +269,13 @@ func check(req *transcript.Request, ph []placeholder) []Finding {
 			out = append(out, f)
 		}
 	default:
-		out = append(out, history(req)...)
+		var refused []Finding
+		parts, refused = uiParts(req, rt)
+		out = append(out, refused...)
+		out = append(out, partFindings(req, history(req), parts)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return order(out[i]) < order(out[j]) })
-	return out
+	return out, parts
 }
 
 func order(f Finding) int {

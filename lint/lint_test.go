@@ -120,10 +120,32 @@ func TestBrokenTranscripts(t *testing.T) {
 		// vercel/ai #17136, cloudflare/agents #955: a denial stuck in approval-responded.
 		"ui-messages/broken-denied-stuck-responded.json": {{check: "PRE-02", kind: "unresolved-approval", path: "messages[1]", ids: []string{"call-B", "aitxt-B"}, provider: danglingChat + "call-B"}},
 		// TanStack AI #532: a continuation duplicates the tool part.
-		"ui-messages/broken-duplicated-tool-part.json": {{check: "WIRE-01", kind: "duplicate", path: "messages[2]", ids: []string{"call_1"}}},
-		"ag-ui/broken-pending-then-new-message.json":   {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
-		"ag-ui/broken-orphan-tool-message.json":        {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
-		"ag-ui/broken-duplicate-results.json":          {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
+		"ui-messages/broken-duplicated-tool-part.json":         {{check: "WIRE-01", kind: "duplicate", path: "messages[2]", ids: []string{"call_1"}}},
+		"ui-messages/broken-input-available-then-message.json": {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"c_in"}, provider: danglingChat + "c_in", detail: "no output"}},
+		"ui-messages/broken-input-streaming.json":              {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"c_st"}, provider: danglingChat + "c_st"}},
+		"ui-messages/broken-duplicate-call-id.json": {
+			{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_1"}, provider: danglingChat + "call_1"},
+			{check: "WIRE-01", kind: "dangling", path: "messages[2]", ids: []string{"call_1"}, provider: danglingChat + "call_1"},
+			{check: "WIRE-01", kind: "duplicate-call", path: "messages[2]", ids: []string{"call_1"}, detail: "already used by messages[1].parts[1]"},
+		},
+		// AI SDK 4: a tool-invocation left in state call, and the user goes on.
+		"ui-messages/broken-ai-sdk4-call-then-message.json": {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_d"}, provider: danglingChat + "call_d"}},
+		// LangChain: a HITL interrupt answered with a new message, in a LangGraph state.
+		"langchain/broken-tool-call-without-tool-message.json": {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_7Qk"}, provider: danglingChat + "call_7Qk"}},
+		"langchain/broken-orphan-tool-message-js.json":         {{check: "WIRE-01", kind: "orphan", path: "[3]", ids: []string{"toolu_01Z"}, provider: "Messages with role 'tool' must be a response"}},
+		// Gemini: one of two parallel calls left without its functionResponse.
+		"gemini/broken-missing-function-response.json": {{check: "WIRE-01", kind: "dangling", path: "contents[1]", ids: []string{"fc_b"}, provider: danglingChat + "fc_b"}},
+		// AG-UI event logs: a result twice and a result for no call; a call the next run forgets.
+		"ag-ui-events/broken-duplicate-and-orphan-results.jsonl": {
+			{check: "WIRE-01", kind: "duplicate", path: "events[6]", ids: []string{"call_A"}},
+			{check: "WIRE-01", kind: "orphan", path: "events[6]", ids: []string{"call_ghost"}, provider: "Messages with role 'tool' must be a response"},
+		},
+		"ag-ui-events/broken-call-never-answered.jsonl": {{check: "WIRE-01", kind: "dangling", path: "events[1]", ids: []string{"call_S"}, provider: danglingChat + "call_S"}},
+		// AI SDK 4 model messages: one call's error kept, the other's result lost.
+		"canonical/broken-ai-sdk4-error-then-missing.json": {{check: "WIRE-01", kind: "dangling", path: "[1]", ids: []string{"call_b"}, provider: danglingChat + "call_b"}},
+		"ag-ui/broken-pending-then-new-message.json":       {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
+		"ag-ui/broken-orphan-tool-message.json":            {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
+		"ag-ui/broken-duplicate-results.json":              {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
 		// A journal of conformance record in front of the simulator: a denied
 		// call's result dropped, in each wire format.
 		"journal/broken-recorded.jsonl": {

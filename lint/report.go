@@ -80,6 +80,9 @@ func (f *FileReport) Offsets() []int64 {
 		for _, n := range f.Notes {
 			out = append(out, n.Offset)
 		}
+		for _, p := range f.Parts {
+			out = append(out, p.Offset)
+		}
 	}
 	if f.Error != nil {
 		out = append(out, f.Error.Offset)
@@ -96,6 +99,9 @@ func (f *FileReport) Place(pos map[int64]transcript.Pos) {
 		}
 		for i := range f.Notes {
 			f.Notes[i].Line = pos[f.Notes[i].Offset].Line
+		}
+		for i := range f.Parts {
+			f.Parts[i].Line = pos[f.Parts[i].Offset].Line
 		}
 	}
 	if f.Error != nil {
@@ -164,6 +170,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				fmt.Fprintf(&b, "    body: %s\n", p.Body)
 			}
 		}
+		writeParts(&b, f.File, res)
 		for _, n := range res.Notes {
 			fmt.Fprintf(&b, "%s: note: ", where(f.File, n.Line, 0, n.Offset))
 			if n.Field != "" {
@@ -205,4 +212,38 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// writeParts says what each tool part of a UI history becomes: every part
+// of a short history, the parts that do not simply become a call with its
+// result in a long one.
+func writeParts(b *strings.Builder, file string, res *Result) {
+	if len(res.Parts) == 0 {
+		return
+	}
+	all := len(res.Parts) <= 50
+	counts := map[string]int{}
+	var kinds []string
+	for _, p := range res.Parts {
+		if counts[p.Becomes] == 0 {
+			kinds = append(kinds, p.Becomes)
+		}
+		counts[p.Becomes]++
+		if !all && (p.Becomes == BecomesResult || p.Becomes == BecomesDenial) && len(p.Elsewhere) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "%s: %s: %s", where(file, p.Line, 0, p.Offset), p.Path, p.ToolCallID)
+		if p.ToolName != "" {
+			fmt.Fprintf(b, " (%s)", p.ToolName)
+		}
+		fmt.Fprintf(b, " %s -> %s (%s): %s\n", p.State, p.Becomes, p.Runtime, p.Detail)
+		for _, e := range p.Elsewhere {
+			fmt.Fprintf(b, "    %s: %s: %s\n", e.Runtime, e.Becomes, e.Detail)
+		}
+	}
+	var sum []string
+	for _, k := range kinds {
+		sum = append(sum, fmt.Sprintf("%d %s", counts[k], k))
+	}
+	fmt.Fprintf(b, "%s: %s as %s converts them: %s\n", file, plural(len(res.Parts), "tool part"), res.Runtime, strings.Join(sum, ", "))
 }

@@ -32,6 +32,10 @@ func (rd *reader) decodeElement(req *Request, e element) error {
 		err = rd.uiMessage(req, e)
 	case AGUI:
 		err = rd.aguiMessage(req, e)
+	case LangChain:
+		err = rd.langchainMessage(req, e)
+	case Gemini:
+		err = rd.geminiContent(req, e)
 	default:
 		err = fmt.Errorf("no decoder for format %q", req.Format)
 	}
@@ -137,7 +141,7 @@ func skeleton(m model.Message) model.Message {
 }
 
 func (rd *reader) canonical(req *Request, e element) error {
-	m, err := model.DecodeMessage(e.raw)
+	m, err := rd.lenientMessage(req, e)
 	if err != nil {
 		return err
 	}
@@ -212,6 +216,7 @@ func canonicalAfterJoin(req *Request, base, i int) int {
 }
 
 func (rd *reader) uiMessage(req *Request, e element) error {
+	e = rd.legacyUI(req, e)
 	body := append(append([]byte(`{"messages":[`), e.raw...), "]}"...)
 	cr, err := uistream.Codec{}.DecodeRequest(body)
 	if err != nil {
@@ -223,12 +228,13 @@ func (rd *reader) uiMessage(req *Request, e element) error {
 // chatMessages adds decoded chat messages in the canonical model, answers
 // bound to their calls.
 func (rd *reader) chatMessages(req *Request, e element, cr *chat.Request) error {
-	msgs, err := chatserver.ToModelMessages(cr)
+	msgs, outcomes, err := chatserver.Convert(cr)
 	if err != nil {
 		return err
 	}
 	bindAnswers(cr, msgs)
 	rd.add(req, e, msgs, false)
+	recordParts(req, e, outcomes)
 	return nil
 }
 

@@ -18,6 +18,12 @@ type probe struct {
 	// AG-UI.
 	ToolCallsCamel  json.RawMessage `json:"toolCalls"`
 	ToolCallIDCamel json.RawMessage `json:"toolCallId"`
+	// AI SDK 3 and 4 UI messages.
+	ToolInvocations json.RawMessage `json:"toolInvocations"`
+	ID              json.RawMessage `json:"id"`
+	// LangChain.
+	Data json.RawMessage `json:"data"`
+	LC   json.RawMessage `json:"lc"`
 }
 
 // partProbe is every part field that tells the formats apart.
@@ -29,6 +35,12 @@ type partProbe struct {
 	Text       json.RawMessage `json:"text"`
 	Content    json.RawMessage `json:"content"`
 	State      json.RawMessage `json:"state"`
+	// The AI SDK's image part (Anthropic's has a source instead).
+	Image json.RawMessage `json:"image"`
+	// Gemini.
+	FunctionCall     json.RawMessage `json:"functionCall"`
+	FunctionResponse json.RawMessage `json:"functionResponse"`
+	InlineData       json.RawMessage `json:"inlineData"`
 }
 
 // Part types of each format's message content.
@@ -52,19 +64,40 @@ func classify(raw json.RawMessage) set {
 	if p.Type != "" && responsesItems[p.Type] {
 		return one(OpenAIResponses)
 	}
+	if present(p.LC) || (langchainTypes[p.Type] && (present(p.Data) || p.Role == "")) {
+		return one(LangChain)
+	}
+	if p.Role == "model" || (p.Role == "function" && present(p.Parts)) {
+		return one(Gemini)
+	}
 	if present(p.Parts) {
 		return classifyParts(p)
 	}
-	if present(p.ToolCallsSnake) || present(p.ToolCallIDSnake) {
-		return one(OpenAIChat)
+	if present(p.ToolInvocations) {
+		return one(UIMessages) // AI SDK 3 and 4: calls beside the content
+	}
+	if present(p.ToolCallsSnake) {
+		// LangChain's tool calls carry name and args; OpenAI's a function.
+		var calls []struct {
+			Function json.RawMessage `json:"function"`
+			Args     json.RawMessage `json:"args"`
+		}
+		if json.Unmarshal(p.ToolCallsSnake, &calls) == nil && len(calls) > 0 && present(calls[0].Args) && !present(calls[0].Function) {
+			return one(LangChain)
+		}
+		return setOf(OpenAIChat, LangChain)
+	}
+	if present(p.ToolCallIDSnake) {
+		return setOf(OpenAIChat, LangChain)
 	}
 	if present(p.ToolCallsCamel) || present(p.ToolCallIDCamel) {
 		return one(AGUI)
 	}
-	all := setOf(Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, AGUI)
+	all := setOf(Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, AGUI, LangChain)
 	switch p.Role {
 	case "tool":
-		// Chat and AG-UI tool messages have their call id, caught above.
+		// Chat, LangChain and AG-UI tool messages have their call id,
+		// caught above.
 		all = one(Canonical)
 	case "system":
 		all &^= one(AnthropicMessages) // Anthropic's system prompt is a field of its own
@@ -73,6 +106,9 @@ func classify(raw json.RawMessage) set {
 	}
 	content := bytes.TrimSpace(p.Content)
 	if len(content) == 0 || content[0] != '[' {
+		if present(p.ID) && p.Role != "tool" && p.Role != "developer" {
+			all |= one(UIMessages) // an AI SDK 3 message: its text in content
+		}
 		return all
 	}
 	var parts []partProbe
@@ -81,7 +117,7 @@ func classify(raw json.RawMessage) set {
 	}
 	for _, q := range parts {
 		switch {
-		case canonicalParts[q.Type]:
+		case canonicalParts[q.Type] || (q.Type == "image" && present(q.Image)):
 			return all & one(Canonical)
 		case anthropicParts[q.Type]:
 			return all & one(AnthropicMessages)
@@ -96,12 +132,25 @@ func classify(raw json.RawMessage) set {
 
 // classifyParts tells a Vercel UI message from a TanStack (AG-UI) one.
 func classifyParts(p probe) set {
-	if present(p.Content) {
-		return one(AGUI) // UI messages carry their text in parts only
+	if gemini := geminiParts(p.Parts); gemini {
+		return one(Gemini)
+	}
+	if bytes.Contains(p.Parts, []byte(`"tool-invocation"`)) || present(p.ToolInvocations) {
+		return one(UIMessages) // AI SDK 4: content and parts side by side
 	}
 	var parts []partProbe
 	if json.Unmarshal(p.Parts, &parts) != nil {
 		return setOf(UIMessages, AGUI)
+	}
+	if present(p.Content) {
+		// AI SDK 4 keeps the text in content and in parts, where a text
+		// part says text; TanStack AI's text parts say content.
+		for _, q := range parts {
+			if q.Type == "text" && present(q.Text) && !present(q.Content) {
+				return one(UIMessages)
+			}
+		}
+		return one(AGUI)
 	}
 	for _, q := range parts {
 		switch {
@@ -125,17 +174,44 @@ func present(raw json.RawMessage) bool {
 	return len(raw) > 0 && string(raw) != "null"
 }
 
+// langchainTypes are the types of LangChain's messages.
+var langchainTypes = map[string]bool{"human": true, "ai": true, "tool": true, "system": true, "function": true, "chat": true,
+	"AIMessageChunk": true, "HumanMessageChunk": true, "ToolMessageChunk": true, "constructor": true}
+
+// geminiParts reports whether parts are Gemini's: no type, and text,
+// a function call or response, or inline data.
+func geminiParts(raw json.RawMessage) bool {
+	var parts []partProbe
+	if json.Unmarshal(raw, &parts) != nil || len(parts) == 0 {
+		return false
+	}
+	for _, q := range parts {
+		if q.Type != "" {
+			return false
+		}
+		if !present(q.Text) && !present(q.FunctionCall) && !present(q.FunctionResponse) && !present(q.InlineData) {
+			return false
+		}
+	}
+	return true
+}
+
 // Top-level keys that hint at a format.
 var keyHints = map[string]set{
-	"input":          one(OpenAIResponses),
-	"instructions":   one(OpenAIResponses),
-	"max_tokens":     one(AnthropicMessages),
-	"system":         one(AnthropicMessages),
-	"threadId":       one(AGUI),
-	"runId":          one(AGUI),
-	"parentRunId":    one(AGUI),
-	"resume":         one(AGUI),
-	"forwardedProps": one(AGUI),
-	"trigger":        one(UIMessages),
-	"messageId":      one(UIMessages),
+	"input":             one(OpenAIResponses),
+	"instructions":      one(OpenAIResponses),
+	"max_tokens":        one(AnthropicMessages),
+	"system":            one(AnthropicMessages),
+	"threadId":          one(AGUI),
+	"runId":             one(AGUI),
+	"parentRunId":       one(AGUI),
+	"resume":            one(AGUI),
+	"forwardedProps":    one(AGUI),
+	"trigger":           one(UIMessages),
+	"messageId":         one(UIMessages),
+	"contents":          one(Gemini),
+	"generationConfig":  one(Gemini),
+	"systemInstruction": one(Gemini),
+	"safetySettings":    one(Gemini),
+	"toolConfig":        one(Gemini),
 }

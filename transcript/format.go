@@ -46,10 +46,17 @@ const (
 	AGUI Format = "ag-ui"
 	// Journal is the kit's journal: one JSON object per model call.
 	Journal Format = "journal"
+	// LangChain is LangChain's message JSON: messages with a type (human,
+	// ai, tool, system) and their tool_calls and tool_call_id, as
+	// messages_to_dict, model_dump or the JS serializer write them.
+	LangChain Format = "langchain"
+	// Gemini is a Gemini generateContent request body (contents with
+	// functionCall and functionResponse parts), or its contents alone.
+	Gemini Format = "gemini"
 )
 
 // Formats lists every format.
-var Formats = []Format{Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, UIMessages, AGUI, Journal}
+var Formats = []Format{Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, UIMessages, AGUI, Journal, LangChain, Gemini, AGUIEvents}
 
 // ParseFormat reads a format name; "" and "auto" mean detection by content.
 func ParseFormat(s string) (Format, error) {
@@ -85,6 +92,12 @@ func (f Format) Describe() string {
 		return "AG-UI RunAgentInput"
 	case Journal:
 		return "journal"
+	case LangChain:
+		return "LangChain messages"
+	case Gemini:
+		return "Gemini contents"
+	case AGUIEvents:
+		return "AG-UI event log"
 	}
 	return string(f)
 }
@@ -137,11 +150,11 @@ func setOf(fs ...Format) set {
 }
 
 // bodies are the formats a messages array can be in.
-var bodies = setOf(Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, UIMessages, AGUI)
+var bodies = setOf(Canonical, OpenAIChat, OpenAIResponses, AnthropicMessages, UIMessages, AGUI, LangChain, Gemini)
 
 // priority decides between formats that stay indistinguishable (every
 // message plain text): the order they are tried in.
-var priority = []Format{Canonical, OpenAIChat, AnthropicMessages, UIMessages, AGUI, OpenAIResponses}
+var priority = []Format{Canonical, OpenAIChat, AnthropicMessages, UIMessages, AGUI, OpenAIResponses, LangChain, Gemini}
 
 func (s set) single() (Format, bool) {
 	var found Format

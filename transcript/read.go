@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -74,6 +75,12 @@ type Request struct {
 	Tools []llm.ToolDef
 	// Resume are AG-UI resume entries.
 	Resume []chat.Resume
+	// Waiting are calls the input leaves to the client (an AG-UI event
+	// log's last run ended with them open and no approval asked).
+	Waiting map[string]bool
+	// Parts are the tool parts of UI messages (AI SDK, TanStack AI) and
+	// what the reference chat server's conversion made of each.
+	Parts []UIPart
 	// Notes are things read but not checked.
 	Notes []Note
 	// Stored says the request refers to items the provider stored (an
@@ -150,9 +157,13 @@ func Read(r io.Reader, opts Options, fn func(*Request) error) error {
 	if opts.Profile == "" {
 		opts.Profile = wire.OpenAIChat
 	}
-	dec := json.NewDecoder(r)
+	br := bufio.NewReaderSize(r, 64<<10)
+	dec := json.NewDecoder(br)
 	dec.UseNumber()
 	rd := &reader{dec: dec, opts: opts}
+	if log, array := isEventLog(br); opts.Format == AGUIEvents || (opts.Format == "" && log) {
+		return rd.readEvents(array, fn)
+	}
 	for n := 1; ; n++ {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
@@ -183,10 +194,14 @@ type reader struct {
 	names map[string]string
 	// partCalls are AG-UI calls whose message carries TanStack parts.
 	partCalls map[string]bool
+	// gemini pairs Gemini's calls and responses, which may have no ids.
+	gemini *geminiCalls
 	// pending are elements read before their format was known.
 	pending []element
 	// cands are the formats the last array's elements allow.
 	cands set
+	// noted are the notes already given for the request, by kind.
+	noted map[string]bool
 }
 
 func (rd *reader) syntax(err error, at int64) error {
@@ -220,7 +235,7 @@ func (rd *reader) syntaxOffset() int64 {
 
 // request reads one top-level value, whose first token is tok.
 func (rd *reader) request(tok json.Token, n int, start int64) (*Request, error) {
-	rd.names, rd.partCalls, rd.pending = map[string]string{}, map[string]bool{}, nil
+	rd.names, rd.partCalls, rd.pending, rd.noted, rd.gemini = map[string]string{}, map[string]bool{}, nil, nil, nil
 	req := &Request{N: n, Offset: start, Kind: rd.opts.Kind}
 	cands := bodies
 	if rd.opts.Format != "" && rd.opts.Format != Journal {
@@ -265,7 +280,7 @@ func (rd *reader) object(req *Request, cands set) error {
 			cands &= h
 		}
 		switch key {
-		case "messages", "input":
+		case "messages", "input", "contents":
 			if isJournal {
 				break
 			}
@@ -447,9 +462,12 @@ func (rd *reader) object(req *Request, cands set) error {
 // messages reads the value of a body's "messages" or "input".
 func (rd *reader) messages(req *Request, key string, cands set) error {
 	at := rd.dec.InputOffset()
-	if key == "messages" {
-		cands &^= one(OpenAIResponses)
-	} else {
+	switch key {
+	case "messages":
+		cands &^= setOf(OpenAIResponses, Gemini)
+	case "contents":
+		cands &= one(Gemini)
+	default:
 		cands &= one(OpenAIResponses)
 	}
 	if cands == 0 {
@@ -544,7 +562,7 @@ func (rd *reader) standIn(e element, s set) element {
 		return e
 	}
 	role, _ := json.Marshal(p.Role)
-	if s.has(UIMessages) {
+	if s.has(UIMessages) && !s.has(Canonical) {
 		e.raw = json.RawMessage(`{"id":"","role":` + string(role) + `,"parts":[]}`)
 	} else {
 		e.raw = json.RawMessage(`{"role":` + string(role) + `,"content":""}`)
@@ -591,8 +609,15 @@ func (rd *reader) finish(req *Request, cands set) error {
 	} else {
 		if req.Kind == "" {
 			req.Kind = History
+			if req.Format == Gemini {
+				req.Kind = Prompt // a request body that reached Gemini
+			}
 		}
 		req.Profile = rd.opts.Profile
+		if req.Format == Gemini {
+			req.Notes = append(req.Notes, Note{Offset: req.Offset, Field: req.Prefix,
+				Text: fmt.Sprintf("Gemini's own error texts are not on record: the pairing rules of %s apply (--provider), and its answer is quoted", req.Profile)})
+		}
 	}
 	if len(req.Resume) > 0 {
 		if m := resumeAnswers(req.Resume, answered(req.Messages)); len(m.Content) > 0 {

@@ -18,10 +18,11 @@ import (
 func cmdLint(_ context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("lint", stderr)
 	format := fs.String("format", "text", "output: text or json (docs/schemas/lint.schema.json)")
-	input := fs.String("input-format", "auto", "the files' format: auto, canonical, openai-chat, openai-responses, anthropic-messages, ui-messages, ag-ui, journal")
-	profile := fs.String("provider", "openai-chat", "the provider whose rules apply to conversations that have none of their own (canonical, UI messages, AG-UI, journaled prompts): openai-chat, openai-responses, anthropic-messages")
+	input := fs.String("input-format", "auto", "the files' format: auto, canonical, openai-chat, openai-responses, anthropic-messages, ui-messages, ag-ui, ag-ui-events, journal, langchain, gemini")
+	profile := fs.String("provider", "openai-chat", "the provider whose rules apply to conversations that have none of their own (canonical, UI messages, AG-UI, LangChain, Gemini, journaled prompts): openai-chat, openai-responses, anthropic-messages")
+	runtime := fs.String("runtime", "reference", "the chat server whose conversion of UI messages applies: reference, vercel-ai@6.0.326, vercel-ai@7.0.173 (docs/transcripts.md)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: conformance lint [--format text|json] [--input-format F] [--provider P] FILE... (- for stdin)\n\n")
+		fmt.Fprintf(stderr, "usage: conformance lint [--format text|json] [--input-format F] [--provider P] [--runtime NAME@VERSION] FILE... (- for stdin)\n\n")
 		fs.PrintDefaults()
 	}
 	files, err := parseWithFiles(fs, args)
@@ -42,9 +43,13 @@ func cmdLint(_ context.Context, args []string, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 0, usagef("--provider: %v", err)
 	}
+	rt, err := lint.ParseRuntime(*runtime)
+	if err != nil {
+		return 0, usagef("--runtime: %v", err)
+	}
 	rep := &lint.Report{}
 	for _, name := range files {
-		lintFile(rep, name, lint.Options{Format: in, Profile: p})
+		lintFile(rep, name, lint.Options{Format: in, Profile: p, Runtime: rt})
 	}
 	if *format == "json" {
 		err = rep.WriteJSON(stdout)

@@ -66,3 +66,22 @@ func TestLintJSON(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 }
+
+// TestLintRuntime: --runtime picks the conversion of UI messages; the
+// default is the reference's, and an unknown runtime is a usage error.
+func TestLintRuntime(t *testing.T) {
+	file := lintData + "ui-messages/runtime-answer-then-user-message.json"
+	code, out, _ := runCLI("lint", file)
+	if code != exitOK || !strings.Contains(out, "messages[1].parts[1]: fl (bookFlight) approval-responded -> resolved (reference)") ||
+		!strings.Contains(out, "vercel-ai@6.0.326: refused") {
+		t.Fatalf("reference: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI("lint", "--runtime", "vercel-ai@7.0.173", file)
+	if code != exitFail || !strings.Contains(out, "PRE-10 (also PRE-01) MUST sdk-refusal") || !strings.Contains(out, "MissingToolResultsError: Tool result is missing for tool call fl.") {
+		t.Fatalf("vercel-ai@7.0.173: exit %d\n%s", code, out)
+	}
+	code, _, errOut := runCLI("lint", "--runtime", "vercel-ai@5.0.0", file)
+	if code != exitHarness || !strings.Contains(errOut, "no conversion on record") {
+		t.Fatalf("unknown runtime: exit %d\n%s", code, errOut)
+	}
+}

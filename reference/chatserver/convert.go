@@ -15,6 +15,28 @@ import (
 // AG-UI resume entries answer the approval whose interrupt id (or approval
 // id) they name.
 func ToModelMessages(req *chat.Request) ([]model.Message, error) {
+	msgs, _, err := Convert(req)
+	return msgs, err
+}
+
+// Outcome is what the conversion made of one tool-call part: the message
+// and part it was (indexes into the request's messages and their parts),
+// the call, and the tool-message part it became (a result, a denial's
+// result, the user's answer), or none: a call that goes on without one.
+type Outcome struct {
+	Message, Part int
+	ToolCallID    string
+	ToolName      string
+	State         chat.ToolState
+	// Became is the tool-message part the client's knowledge of the call
+	// became; nil when it became none.
+	Became *model.Part
+}
+
+// Convert is ToModelMessages that also says, per tool-call part, what it
+// became (lint reports it part by part).
+func Convert(req *chat.Request) ([]model.Message, []Outcome, error) {
+	var outcomes []Outcome
 	resume := map[string]chat.Resume{}
 	for _, r := range req.Resume {
 		resume[r.InterruptID] = r
@@ -45,14 +67,14 @@ func ToModelMessages(req *chat.Request) ([]model.Message, error) {
 					}
 				case chat.PartToolCall:
 					if p.ToolCallID == "" || p.ToolName == "" {
-						return nil, fmt.Errorf("messages[%d].parts[%d]: a tool call needs an id and a name", i, j)
+						return nil, nil, fmt.Errorf("messages[%d].parts[%d]: a tool call needs an id and a name", i, j)
 					}
 					input := p.Input
 					if len(input) == 0 {
 						input = json.RawMessage("{}")
 					}
 					if !json.Valid(input) {
-						return nil, fmt.Errorf("messages[%d].parts[%d].input: not valid JSON", i, j)
+						return nil, nil, fmt.Errorf("messages[%d].parts[%d].input: not valid JSON", i, j)
 					}
 					call := model.ToolCall(p.ToolCallID, p.ToolName, input)
 					call.ProviderExecuted = p.ProviderExecuted
@@ -62,11 +84,14 @@ func ToModelMessages(req *chat.Request) ([]model.Message, error) {
 						req.Signature = a.Signature
 						assistant.Content = append(assistant.Content, req)
 					}
+					o := Outcome{Message: i, Part: j, ToolCallID: p.ToolCallID, ToolName: p.ToolName, State: p.State}
 					if part, ok := toolPart(p, resume); ok {
 						tool.Content = append(tool.Content, part)
+						o.Became = &part
 					}
+					outcomes = append(outcomes, o)
 				default:
-					return nil, fmt.Errorf("messages[%d].parts[%d].type: unknown part type %q", i, j, p.Type)
+					return nil, nil, fmt.Errorf("messages[%d].parts[%d].type: unknown part type %q", i, j, p.Type)
 				}
 			}
 			if len(assistant.Content) > 0 {
@@ -76,10 +101,10 @@ func ToModelMessages(req *chat.Request) ([]model.Message, error) {
 				out = append(out, tool)
 			}
 		default:
-			return nil, fmt.Errorf("messages[%d].role: unknown role %q", i, m.Role)
+			return nil, nil, fmt.Errorf("messages[%d].role: unknown role %q", i, m.Role)
 		}
 	}
-	return out, nil
+	return out, outcomes, nil
 }
 
 // toolPart is what the client knows of a call's outcome, as a tool-message
