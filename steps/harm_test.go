@@ -128,3 +128,25 @@ func TestFixedAssertionHarmsAreTheirChecks(t *testing.T) {
 		}
 	}
 }
+
+// A turn error of code Other is crashed only when it says nothing or is the
+// runtime's own fault; a clear error of another name harms nobody.
+func TestCrashedIfOther(t *testing.T) {
+	base := errors.New("the turn failed with Other, want InvalidApproval")
+	for _, tc := range []struct {
+		e     target.TurnError
+		crash bool
+	}{
+		{target.TurnError{Code: "Other", Message: "TypeError: Cannot read properties of undefined (reading 'approved')"}, true},
+		{target.TurnError{Code: "Other", Message: "the run failed", SDKError: "panic: runtime error: invalid memory address or nil pointer dereference"}, true},
+		{target.TurnError{Code: "Other"}, true},
+		{target.TurnError{Code: "Other", Message: "Max turns (2) exceeded"}, false},
+		{target.TurnError{Code: "InvalidMessages", Message: "TypeError: x"}, false},
+	} {
+		var herr *harmError
+		got := errors.As(crashedIfOther(&tc.e, base), &herr) && herr.spec.harm == checks.Crashed
+		if got != tc.crash {
+			t.Errorf("%+v: crashed %v, want %v", tc.e, got, tc.crash)
+		}
+	}
+}

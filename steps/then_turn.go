@@ -275,12 +275,32 @@ func (t *then) finishesOrRefuses(_ context.Context) error {
 }
 
 // crashedIfOther grades a turn that failed with another error than the
-// clear refusal due: an error of code Other is the runtime's own failure,
-// not a refusal of the input (crashed); another code refuses the input
-// under another name, which harms nobody.
+// clear refusal due. An error of code Other that says nothing, or that is
+// the runtime's own fault (a TypeError, a nil pointer, a panic), does not
+// say what is wrong with the input: crashed. Any other error refuses the
+// input under another name, which harms nobody.
 func crashedIfOther(e *target.TurnError, err error) error {
-	if e != nil && e.Code == "Other" {
-		return harmed(checks.Crashed, fmt.Errorf("%w: an error of code Other is the runtime failing, not a refusal of the input", err))
+	if e != nil && e.Code == "Other" && runtimeFault(e) {
+		return harmed(checks.Crashed, fmt.Errorf("%w: the runtime failed on its own fault instead of refusing the input", err))
 	}
 	return err
+}
+
+// faultMarkers are the words of an error that is a program's own fault,
+// not a refusal of its input.
+var faultMarkers = []string{"TypeError", "ReferenceError", "RangeError: Maximum call stack", "Cannot read propert", "is not a function",
+	"is not iterable", "undefined is not", "null pointer", "nil pointer", "panic:", "index out of range", "stack overflow"}
+
+// runtimeFault reports whether a turn error says nothing, or is the
+// runtime's own fault.
+func runtimeFault(e *target.TurnError) bool {
+	if strings.TrimSpace(e.Message) == "" && strings.TrimSpace(e.SDKError) == "" {
+		return true
+	}
+	for _, m := range faultMarkers {
+		if strings.Contains(e.Message, m) || strings.Contains(e.SDKError, m) {
+			return true
+		}
+	}
+	return false
 }

@@ -92,7 +92,8 @@ one short list:
   never runs and nothing says why; a result that no prompt and no later
   turn ever holds; a result the stream's consumer never gets);
 - **crashed**: the runtime dies, or fails with an error that does not say
-  what is wrong (code ` + "`Other`" + `, or no message) where a clear refusal is due;
+  what is wrong where a clear refusal is due (no message, or an error of code
+  ` + "`Other`" + ` that is the runtime's own fault: a TypeError, a nil pointer, a panic);
 - **forged**: an approval the runtime did not issue, or one for other
   input, is honoured.
 
