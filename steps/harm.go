@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/simulator"
 )
@@ -26,6 +27,9 @@ type harmSpec struct {
 	// show looks for the harm's evidence in the whole run, at the end of
 	// the scenario; nil when the failure is its own evidence.
 	show func(w *world) (evidence string, ok bool)
+	// pick, when set, looks for one of several harms in the whole run and
+	// says which it found (in place of harm and show).
+	pick func(w *world) (h checks.Harm, evidence string, ok bool)
 }
 
 // harmError is a failed assertion that names its harm.
@@ -58,6 +62,15 @@ func harmedIf(h checks.Harm, show func(*world) (string, bool), err error) error 
 func (s harmSpec) withShow(show func(*world) (string, bool)) harmSpec {
 	s.show = show
 	return s
+}
+
+// harmedAny says the failure err causes the harm pick finds in the run
+// when the scenario ends (one of several).
+func harmedAny(def checks.Harm, pick func(*world) (checks.Harm, string, bool), err error) error {
+	if err == nil {
+		return nil
+	}
+	return &harmError{spec: harmSpec{harm: def, pick: pick}, err: err}
 }
 
 // harmless says the failure err shows no harm: its rule is SHOULD at most.
@@ -221,7 +234,14 @@ func (w *world) grade(f *finding, oocWhy string) {
 		f.graded = "no harm: this assertion's rule is SHOULD at most"
 		return
 	}
-	if f.spec.show != nil {
+	if f.spec.pick != nil {
+		h, ev, shown := f.spec.pick(w)
+		if !shown {
+			f.graded = fmt.Sprintf("its harm (%s) is not shown in this run", f.spec.harm)
+			return
+		}
+		f.spec.harm, f.evidence = h, ev
+	} else if f.spec.show != nil {
 		ev, shown := f.spec.show(w)
 		if !shown {
 			f.graded = fmt.Sprintf("its harm (%s) is not shown in this run", f.spec.harm)
@@ -268,3 +288,69 @@ var (
 	// shown by any refusal of the run.
 	refusedInRun = harmSpec{harm: checks.Refused, show: refusalFor(0)}
 )
+
+// calledWhileWaiting shows the harm of a model called again in turn n
+// while a call of the conversation still waited for its answer: a prompt
+// that holds the waiting call without a result is refused by the provider
+// (refused); one that hides the call lets the model answer without it
+// (lost).
+func calledWhileWaiting(n int) func(*world) (checks.Harm, string, bool) {
+	return func(w *world) (checks.Harm, string, bool) {
+		rec := w.turnN(n)
+		if rec == nil || w.sim == nil {
+			return "", "", false
+		}
+		for _, e := range w.sim.Journal() {
+			if e.Call >= rec.FirstModelCall && e.Call <= rec.LastModelCall && e.Verdict == simulator.VerdictViolation {
+				return checks.Refused, fmt.Sprintf("model call %d was refused with HTTP %d: %s", e.Call, e.Status, oneLine(e.ErrorBody)), true
+			}
+		}
+		waiting := waitingCalls(rec.sent)
+		for _, e := range w.sim.Journal() {
+			if e.Call < rec.FirstModelCall || e.Call > rec.LastModelCall {
+				continue
+			}
+			ix := model.IndexOf(e.Prompt)
+			for _, id := range waiting {
+				if _, in := ix.Calls[id]; !in {
+					return checks.Lost, fmt.Sprintf("model call %d was made while %s waited for its answer, and its prompt does not hold the call: the model answered without it", e.Call, id), true
+				}
+			}
+		}
+		return "", "", false
+	}
+}
+
+// waitingCalls are the calls of msgs whose approval request has no answer
+// and that have no result.
+func waitingCalls(msgs []model.Message) []string {
+	ix := model.IndexOf(msgs)
+	var out []string
+	for _, aid := range ix.RequestOrder {
+		if len(ix.Responses[aid]) > 0 {
+			continue
+		}
+		req := ix.Part(ix.Requests[aid])
+		if len(ix.Results[req.ToolCallID]) == 0 {
+			out = append(out, req.ToolCallID)
+		}
+	}
+	return out
+}
+
+// lostWithTurn shows that tools ran in turn n, which failed: their side
+// effects happened and their results are lost with the turn.
+func lostWithTurn(n int) func(*world) (string, bool) {
+	return func(w *world) (string, bool) {
+		var ran []string
+		for _, r := range w.harness.runsSnapshot() {
+			if r.Turn == n {
+				ran = append(ran, r.ToolCallID+" ("+r.Tool+")")
+			}
+		}
+		if len(ran) == 0 {
+			return "", false
+		}
+		return fmt.Sprintf("%s ran in turn %d, which failed: the side effects happened and the turn returned none of their results", strings.Join(ran, ", "), n), true
+	}
+}

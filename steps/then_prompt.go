@@ -26,7 +26,7 @@ func (t *then) modelCalledTimes(_ context.Context, n int) error {
 			// A model called again while a call waits sends a prompt the
 			// provider refuses (the call dangles); calls that fewer or
 			// hide the waiting call are judged by the rules of results.
-			return harmedIf(checks.Refused, refusalFor(last.FirstModelCall), err)
+			return harmedAny(checks.Refused, calledWhileWaiting(last.N), err)
 		}
 		return harmless(err)
 	}

@@ -453,7 +453,7 @@ func (w *world) lastOK() (*turnRecord, error) {
 		if v, ok := w.rejectedIn(t); ok {
 			return nil, blocked("turn %d failed because the model refused its prompt (model call %d: %s)", t.N, v.Call, v.Violations[0].Check)
 		}
-		return nil, fmt.Errorf("turn %d failed with %s: %s", t.N, e.Code, e.Message)
+		return nil, harmedIf(checks.Lost, lostWithTurn(t.N), fmt.Errorf("turn %d failed with %s: %s", t.N, e.Code, e.Message))
 	}
 	return t, nil
 }
