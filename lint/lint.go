@@ -201,6 +201,9 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 			if req.Wire != nil {
 				target = req.Wire
 			}
+			if target == nil { // a chat client's request: a chat server's input
+				target = req.Chat
+			}
 		}
 		res.Messages += target.Count
 		profiles[target.Profile] = true
@@ -216,7 +219,7 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 			}
 		}
 		res.Findings = append(res.Findings, fs...)
-		for _, sub := range []*transcript.Request{req, req.Prompt, req.Wire} {
+		for _, sub := range []*transcript.Request{req, req.Prompt, req.Wire, req.Chat} {
 			if sub == nil {
 				continue
 			}
@@ -226,6 +229,7 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 		}
 		delete(placeholders, req.Prompt)
 		delete(placeholders, req.Wire)
+		delete(placeholders, req.Chat)
 		delete(placeholders, req)
 		return nil
 	})

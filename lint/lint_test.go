@@ -252,7 +252,7 @@ func TestUnreadable(t *testing.T) {
 		{"ui state", `{"id":"c","messages":[{"id":"a","role":"assistant","parts":[{"type":"tool-f","toolCallId":"c1","state":"flying","input":{}}]}]}`, "messages[0]", "state: unknown state"},
 		{"mixed formats", `{"messages":[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c","content":"x"}]}]}`, "messages[1]", "Anthropic"},
 		{"no messages", `{"model":"m"}`, "", "no messages"},
-		{"journal without prompt", `{"call":1,"verdict":"ok"}`, "", "prompt or its wire body"},
+		{"journal without prompt", `{"call":1,"verdict":"ok"}`, "", "its prompt, its wire body or its chat request"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -333,5 +333,35 @@ func TestReportText(t *testing.T) {
 		if !strings.Contains(out, s) {
 			t.Errorf("text report lacks %q:\n%s", s, out)
 		}
+	}
+}
+
+// TestCertifiedJournals: every certification's journal (model calls, and
+// the chat requests of the client scenarios) is read, and the chat
+// requests of a client that sends a message over a pending approval are
+// found to leave the call dangling.
+func TestCertifiedJournals(t *testing.T) {
+	files, _ := filepath.Glob("../reports/certified/*/journal.jsonl")
+	if len(files) == 0 {
+		t.Skip("no certified journal in this tree")
+	}
+	for _, path := range files {
+		if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+			continue // a certification whose scenarios made no model call
+		}
+		res := lintFile(t, path, Options{})
+		if res.Format != transcript.Journal || res.Requests == 0 {
+			t.Errorf("%s: read as %s with %d requests", path, res.Format, res.Requests)
+		}
+	}
+	res := lintFile(t, "../reports/certified/vercel-ai@7.0.173-wire/journal.jsonl", Options{})
+	found := false
+	for _, f := range res.Findings {
+		if strings.HasPrefix(f.Scenario, "chained_continuation.feature: a new message while an approval is pending") && f.Kind == "dangling" && len(f.Parts) > 0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the chat request that sends a message over a pending approval (certified CHAIN-05) is not found dangling")
 	}
 }
