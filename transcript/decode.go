@@ -83,6 +83,9 @@ func elementMessage(err error, e element) string {
 			return e.path() + strings.TrimPrefix(msg, stub)
 		}
 	}
+	if strings.HasPrefix(msg, ".") {
+		return e.path() + msg // a field of the element
+	}
 	return e.path() + ": " + msg
 }
 

@@ -161,6 +161,10 @@ func Read(r io.Reader, opts Options, fn func(*Request) error) error {
 		opts.Profile = wire.OpenAIChat
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
+	if (opts.Format == "" || opts.Format == AGUIEvents) && isSSE(br) {
+		// An event log pasted as the stream was received.
+		br = bufio.NewReaderSize(newSSEReader(br), 64<<10)
+	}
 	dec := json.NewDecoder(br)
 	dec.UseNumber()
 	rd := &reader{dec: dec, opts: opts}
