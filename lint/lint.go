@@ -70,6 +70,9 @@ type Finding struct {
 	Scenario     string `json:"scenario,omitempty"`
 	Conversation string `json:"conversation,omitempty"`
 	Call         int    `json:"call,omitempty"`
+	// ChatRequest says the entry is a chat client's request to its server
+	// (Call is then the request's number), not a model call.
+	ChatRequest bool `json:"chatRequest,omitempty"`
 	// Format is the format the offending messages were read in.
 	Format transcript.Format `json:"format"`
 	// Message is the index of the offending message in the request's own
@@ -216,6 +219,7 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 			fs[i].Request = req.N
 			if j := req.Journal; j != nil {
 				fs[i].Scenario, fs[i].Conversation, fs[i].Call = j.Scenario, j.Conversation, j.Call
+				fs[i].ChatRequest = target == req.Chat
 			}
 		}
 		res.Findings = append(res.Findings, fs...)

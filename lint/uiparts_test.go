@@ -202,6 +202,9 @@ func TestUIPartsJSONSchema(t *testing.T) {
 		path := filepath.Join("testdata", "ui-messages", f)
 		rep.Add(path, lintFile(t, path, Options{Runtime: rt}), nil)
 	}
+	if journal := "../reports/certified/vercel-ai@7.0.173-wire/journal.jsonl"; fileExists(journal) {
+		rep.Add(journal, lintFile(t, journal, Options{}), nil) // chat requests among model calls
+	}
 	var b bytes.Buffer
 	if err := rep.WriteJSON(&b); err != nil {
 		t.Fatal(err)
@@ -212,4 +215,9 @@ func TestUIPartsJSONSchema(t *testing.T) {
 	if !strings.Contains(b.String(), `"becomes": "refused"`) || !strings.Contains(b.String(), `"kind": "duplicate-call"`) {
 		t.Errorf("the report lacks the parts or the findings:\n%s", b.String())
 	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
