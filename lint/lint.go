@@ -212,7 +212,13 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 		profiles[target.Profile] = true
 		fs, parts := check(target, placeholders[target], opts.Runtime)
 		if len(parts) > 0 {
-			res.Runtime = opts.Runtime.String()
+			if res.Runtime == "" || parts[0].Runtime != Reference.Name {
+				res.Runtime = parts[0].Runtime
+			}
+			if parts[0].Runtime != opts.Runtime.String() {
+				res.Notes = append(res.Notes, Note{Request: req.N, Offset: target.Offset,
+					Text: fmt.Sprintf("%s converts AI SDK UI messages only: these %s are converted as the reference does", opts.Runtime, target.Format.Describe())})
+			}
 			res.Parts = append(res.Parts, parts...)
 		}
 		for i := range fs {

@@ -145,6 +145,9 @@ func uiParts(req *transcript.Request, rt Runtime) ([]PartVerdict, []Finding) {
 		}
 	}
 	aiSDK := req.Format == transcript.UIMessages
+	if !aiSDK {
+		rt = Reference // the AI SDK's conversion reads AI SDK UI messages only
+	}
 	first := map[string]string{}
 	remove := map[string]bool{}
 	denied := map[string]bool{}

@@ -99,9 +99,16 @@ func TestUIPartStates(t *testing.T) {
 				}
 				t.Fatalf("%d parts, want %d", len(res.Parts), len(c.parts))
 			}
+			runtime := c.runtime
+			if strings.HasPrefix(c.file, "ag-ui/") {
+				runtime = "reference" // the AI SDK's conversion reads AI SDK UI messages only
+				if len(res.Notes) == 0 || !strings.Contains(res.Notes[len(res.Notes)-1].Text, "converts AI SDK UI messages only") {
+					t.Errorf("no note that %s does not convert TanStack AI's parts: %+v", c.runtime, res.Notes)
+				}
+			}
 			for i, w := range c.parts {
 				p := res.Parts[i]
-				if p.Path != w.path || p.ToolCallID != w.id || p.State != w.state || p.Becomes != w.becomes || p.Runtime != c.runtime {
+				if p.Path != w.path || p.ToolCallID != w.id || p.State != w.state || p.Becomes != w.becomes || p.Runtime != runtime {
 					t.Errorf("part %d: %s %s %s -> %s (%s), want %s %s %s -> %s", i, p.Path, p.ToolCallID, p.State, p.Becomes, p.Runtime, w.path, w.id, w.state, w.becomes)
 				}
 				if p.Detail == "" || p.Offset <= 0 {
