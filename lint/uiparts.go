@@ -85,6 +85,9 @@ func verdict(rt Runtime, p transcript.UIPart, c uiContext) (becomes, detail stri
 	}
 	switch p.Became {
 	case model.PartToolResult:
+		if p.ProviderExecuted {
+			return BecomesProvider, "a provider-executed call with its result: the provider's own, sent back in the assistant's turn"
+		}
 		if p.Denied {
 			return BecomesDenial, "a call with its denial's result"
 		}
