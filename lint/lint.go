@@ -14,6 +14,11 @@
 // before the provider's rules are applied; answers earlier in the
 // conversation whose calls have no result were never acted on.
 //
+// A UI history (AI SDK or TanStack AI UI messages) is converted as its chat
+// server would convert it (the reference's conversion, or a certified SDK's
+// with Options.Runtime), and each of its tool parts is said to become what
+// it becomes there (PartVerdict).
+//
 // Reading streams (package transcript): memory is proportional to the
 // largest message, plus a skeleton of a few bytes per message.
 package lint
