@@ -115,4 +115,18 @@ func TestSSEKeepsOffsets(t *testing.T) {
 	if string(out) != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
+	// Read a byte at a time, the same.
+	r := newSSEReader(bufio.NewReader(strings.NewReader(in)))
+	var b strings.Builder
+	one := make([]byte, 1)
+	for {
+		n, err := r.Read(one)
+		b.Write(one[:n])
+		if err != nil {
+			break
+		}
+	}
+	if b.String() != want {
+		t.Errorf("byte by byte: got %q, want %q", b.String(), want)
+	}
 }

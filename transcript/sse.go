@@ -30,6 +30,8 @@ type sseReader struct {
 	// blank: the rest of the current line is framing.
 	blank     bool
 	lineStart bool
+	// spaces are the bytes of a "data:" still to blank.
+	spaces int
 }
 
 func newSSEReader(r *bufio.Reader) *sseReader { return &sseReader{r: r, lineStart: true} }
@@ -47,16 +49,7 @@ func (s *sseReader) Read(p []byte) (int, error) {
 				if bytes.HasPrefix(rest, []byte("[DONE]")) {
 					s.blank = true
 				} else {
-					for k := 0; k < 5 && n < len(p); k++ {
-						if _, err := s.r.ReadByte(); err != nil {
-							return n, err
-						}
-						p[n] = ' '
-						n++
-					}
-					if n == len(p) {
-						return n, nil
-					}
+					s.spaces = 5
 				}
 			case len(head) > 0 && head[0] != '\n' && head[0] != '\r':
 				s.blank = true // event:, id:, retry:, a comment, or anything else
@@ -68,6 +61,10 @@ func (s *sseReader) Read(p []byte) (int, error) {
 				return n, nil
 			}
 			return 0, err
+		}
+		if s.spaces > 0 { // the "data:" of the line
+			s.spaces--
+			b = ' '
 		}
 		switch {
 		case b == '\n':
