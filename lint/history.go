@@ -128,6 +128,12 @@ func history(req *transcript.Request) []Finding {
 		if len(waits) > 0 && m.Role == model.RoleAssistant {
 			m.Message = withoutCalls(m.Message, waits)
 		}
+		if m.Role == model.RoleTool {
+			// A provider-executed call's result (a UI part's output) is the
+			// provider's own: it goes back in the assistant's turn, not as a
+			// tool message of the client's.
+			m.Message = withoutProviderResults(m.Message, calls)
+		}
 		prompt = append(prompt, m.Message)
 		source = append(source, m.Source)
 		if rs := pending[i]; len(rs) > 0 {
@@ -199,6 +205,28 @@ func withoutCalls(m model.Message, ids map[string]bool) model.Message {
 	out := model.Message{Role: m.Role, Content: make([]model.Part, 0, len(m.Content))}
 	for _, p := range m.Content {
 		if (p.Type == model.PartToolCall || p.Type == model.PartToolApprovalRequest) && ids[p.ToolCallID] {
+			continue
+		}
+		out.Content = append(out.Content, p)
+	}
+	return out
+}
+
+// withoutProviderResults is m without the results of provider-executed
+// calls.
+func withoutProviderResults(m model.Message, calls map[string]*call) model.Message {
+	keep := true
+	for _, p := range m.Content {
+		if c := calls[p.ToolCallID]; p.Type == model.PartToolResult && c != nil && c.providerExecuted {
+			keep = false
+		}
+	}
+	if keep {
+		return m
+	}
+	out := model.Message{Role: m.Role}
+	for _, p := range m.Content {
+		if c := calls[p.ToolCallID]; p.Type == model.PartToolResult && c != nil && c.providerExecuted {
 			continue
 		}
 		out.Content = append(out.Content, p)

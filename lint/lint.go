@@ -14,6 +14,11 @@
 // before the provider's rules are applied; answers earlier in the
 // conversation whose calls have no result were never acted on.
 //
+// A UI history (AI SDK or TanStack AI UI messages) is converted as its chat
+// server would convert it (the reference's conversion, or a certified SDK's
+// with Options.Runtime), and each of its tool parts is said to become what
+// it becomes there (PartVerdict).
+//
 // Reading streams (package transcript): memory is proportional to the
 // largest message, plus a skeleton of a few bytes per message.
 package lint
@@ -70,6 +75,9 @@ type Finding struct {
 	Scenario     string `json:"scenario,omitempty"`
 	Conversation string `json:"conversation,omitempty"`
 	Call         int    `json:"call,omitempty"`
+	// ChatRequest says the entry is a chat client's request to its server
+	// (Call is then the request's number), not a model call.
+	ChatRequest bool `json:"chatRequest,omitempty"`
 	// Format is the format the offending messages were read in.
 	Format transcript.Format `json:"format"`
 	// Message is the index of the offending message in the request's own
@@ -201,22 +209,32 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 			if req.Wire != nil {
 				target = req.Wire
 			}
+			if target == nil { // a chat client's request: a chat server's input
+				target = req.Chat
+			}
 		}
 		res.Messages += target.Count
 		profiles[target.Profile] = true
 		fs, parts := check(target, placeholders[target], opts.Runtime)
 		if len(parts) > 0 {
-			res.Runtime = opts.Runtime.String()
+			if res.Runtime == "" || parts[0].Runtime != Reference.Name {
+				res.Runtime = parts[0].Runtime
+			}
+			if parts[0].Runtime != opts.Runtime.String() {
+				res.Notes = append(res.Notes, Note{Request: req.N, Offset: target.Offset,
+					Text: fmt.Sprintf("%s converts AI SDK UI messages only: these %s are converted as the reference does", opts.Runtime, target.Format.Describe())})
+			}
 			res.Parts = append(res.Parts, parts...)
 		}
 		for i := range fs {
 			fs[i].Request = req.N
 			if j := req.Journal; j != nil {
 				fs[i].Scenario, fs[i].Conversation, fs[i].Call = j.Scenario, j.Conversation, j.Call
+				fs[i].ChatRequest = target == req.Chat
 			}
 		}
 		res.Findings = append(res.Findings, fs...)
-		for _, sub := range []*transcript.Request{req, req.Prompt, req.Wire} {
+		for _, sub := range []*transcript.Request{req, req.Prompt, req.Wire, req.Chat} {
 			if sub == nil {
 				continue
 			}
@@ -226,6 +244,7 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 		}
 		delete(placeholders, req.Prompt)
 		delete(placeholders, req.Wire)
+		delete(placeholders, req.Chat)
 		delete(placeholders, req)
 		return nil
 	})

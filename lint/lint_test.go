@@ -143,9 +143,11 @@ func TestBrokenTranscripts(t *testing.T) {
 		"ag-ui-events/broken-call-never-answered.jsonl": {{check: "WIRE-01", kind: "dangling", path: "events[1]", ids: []string{"call_S"}, provider: danglingChat + "call_S"}},
 		// AI SDK 4 model messages: one call's error kept, the other's result lost.
 		"canonical/broken-ai-sdk4-error-then-missing.json": {{check: "WIRE-01", kind: "dangling", path: "[1]", ids: []string{"call_b"}, provider: danglingChat + "call_b"}},
-		"ag-ui/broken-pending-then-new-message.json":       {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
-		"ag-ui/broken-orphan-tool-message.json":            {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
-		"ag-ui/broken-duplicate-results.json":              {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
+		// The same, pasted as the event stream was received.
+		"ag-ui-events/broken-sse-call-never-answered.sse": {{check: "WIRE-01", kind: "dangling", path: "events[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
+		"ag-ui/broken-pending-then-new-message.json":      {{check: "WIRE-01", kind: "dangling", path: "messages[1]", ids: []string{"call_A"}, provider: danglingChat + "call_A"}},
+		"ag-ui/broken-orphan-tool-message.json":           {{check: "WIRE-01", kind: "orphan", path: "messages[1]", ids: []string{"call_ghost"}}},
+		"ag-ui/broken-duplicate-results.json":             {{check: "WIRE-01", kind: "duplicate", path: "messages[3]", ids: []string{"call_A"}}},
 		// A journal of conformance record in front of the simulator: a denied
 		// call's result dropped, in each wire format.
 		"journal/broken-recorded.jsonl": {
@@ -249,10 +251,11 @@ func TestUnreadable(t *testing.T) {
 		{"scalar", `42`, "", "want a JSON object or array"},
 		{"missing call id", `{"model":"m","messages":[{"role":"user","content":"x"},{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"f","arguments":"{}"}}]}]}`, "messages[1]", "messages[1].tool_calls[0].id: missing"},
 		{"canonical output", `[{"role":"assistant","content":[{"type":"tool-call","toolCallId":"c","toolName":"f","input":{}}]},{"role":"tool","content":[{"type":"tool-result","toolCallId":"c","toolName":"f","output":{"type":"json"}}]}]`, "[1]", "[1].content[0].output.value"},
-		{"ui state", `{"id":"c","messages":[{"id":"a","role":"assistant","parts":[{"type":"tool-f","toolCallId":"c1","state":"flying","input":{}}]}]}`, "messages[0]", "state: unknown state"},
+		// A state the AI SDK does not write is read with a note (TestUnknownUIState); a part without its call id cannot be paired.
+		{"ui call id", `{"id":"c","messages":[{"id":"a","role":"assistant","parts":[{"type":"tool-f","state":"input-available","input":{}}]}]}`, "messages[0]", "toolCallId: missing"},
 		{"mixed formats", `{"messages":[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c","content":"x"}]}]}`, "messages[1]", "Anthropic"},
 		{"no messages", `{"model":"m"}`, "", "no messages"},
-		{"journal without prompt", `{"call":1,"verdict":"ok"}`, "", "prompt or its wire body"},
+		{"journal without prompt", `{"call":1,"verdict":"ok"}`, "", "its prompt, its wire body or its chat request"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -333,5 +336,55 @@ func TestReportText(t *testing.T) {
 		if !strings.Contains(out, s) {
 			t.Errorf("text report lacks %q:\n%s", s, out)
 		}
+	}
+}
+
+// TestCertifiedJournals: every certification's journal (model calls, and
+// the chat requests of the client scenarios) is read, and the chat
+// requests of a client that sends a message over a pending approval are
+// found to leave the call dangling.
+func TestCertifiedJournals(t *testing.T) {
+	files, _ := filepath.Glob("../reports/certified/*/journal.jsonl")
+	if len(files) == 0 {
+		t.Skip("no certified journal in this tree")
+	}
+	for _, path := range files {
+		if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+			continue // a certification whose scenarios made no model call
+		}
+		res := lintFile(t, path, Options{})
+		if res.Format != transcript.Journal || res.Requests == 0 {
+			t.Errorf("%s: read as %s with %d requests", path, res.Format, res.Requests)
+		}
+	}
+	res := lintFile(t, "../reports/certified/vercel-ai@7.0.173-wire/journal.jsonl", Options{})
+	found := false
+	for _, f := range res.Findings {
+		if strings.HasPrefix(f.Scenario, "chained_continuation.feature: a new message while an approval is pending") && f.Kind == "dangling" && len(f.Parts) > 0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the chat request that sends a message over a pending approval (certified CHAIN-05) is not found dangling")
+	}
+}
+
+// TestUnknownUIState: a tool part in a state no AI SDK version writes is
+// read (with an output as output-available, else as a call without a
+// result), with a note, not refused.
+func TestUnknownUIState(t *testing.T) {
+	in := `{"messages":[{"id":"u","role":"user","parts":[{"type":"text","text":"x"}]},{"id":"a","role":"assistant","parts":[{"type":"tool-x","toolCallId":"c1","state":"output-streaming","input":{},"output":{"partial":1}},{"type":"tool-x","toolCallId":"c2","state":"queued","input":{}}]},{"id":"u2","role":"user","parts":[{"type":"text","text":"y"}]}]}`
+	res, err := Read(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Parts) != 2 || res.Parts[0].Becomes != BecomesResult || res.Parts[1].Becomes != BecomesDangling || res.Parts[1].State != "queued" {
+		t.Fatalf("parts %+v", res.Parts)
+	}
+	if len(res.Notes) != 2 || !strings.Contains(res.Notes[1].Text, `state "queued" is not one the AI SDK writes: read as input-available`) {
+		t.Errorf("notes %+v", res.Notes)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].IDs[0] != "c2" {
+		t.Errorf("findings %+v, want c2 dangling", res.Findings)
 	}
 }

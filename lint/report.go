@@ -143,7 +143,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			if res.Requests > 1 || x.Call > 0 {
 				fmt.Fprintf(&b, "request %d", x.Request)
 				if x.Call > 0 {
-					fmt.Fprintf(&b, " (model call %d", x.Call)
+					what := "model call"
+					if x.ChatRequest {
+						what = "chat request"
+					}
+					fmt.Fprintf(&b, " (%s %d", what, x.Call)
 					if x.Scenario != "" {
 						fmt.Fprintf(&b, " of %s", x.Scenario)
 					} else if x.Conversation != "" {

@@ -85,6 +85,9 @@ func verdict(rt Runtime, p transcript.UIPart, c uiContext) (becomes, detail stri
 	}
 	switch p.Became {
 	case model.PartToolResult:
+		if p.ProviderExecuted {
+			return BecomesProvider, "a provider-executed call with its result: the provider's own, sent back in the assistant's turn"
+		}
 		if p.Denied {
 			return BecomesDenial, "a call with its denial's result"
 		}
@@ -145,6 +148,9 @@ func uiParts(req *transcript.Request, rt Runtime) ([]PartVerdict, []Finding) {
 		}
 	}
 	aiSDK := req.Format == transcript.UIMessages
+	if !aiSDK {
+		rt = Reference // the AI SDK's conversion reads AI SDK UI messages only
+	}
 	first := map[string]string{}
 	remove := map[string]bool{}
 	denied := map[string]bool{}

@@ -31,11 +31,12 @@ func TestUIPartStates(t *testing.T) {
 				{"messages[1].parts[1]", "c_out", "output-available", BecomesResult},
 				{"messages[1].parts[2]", "c_err", "output-error", BecomesResult},
 				{"messages[1].parts[3]", "c_den", "output-denied", BecomesDenial},
+				{"messages[1].parts[4]", "c_prov", "output-available", BecomesProvider},
 				{"messages[3].parts[1]", "c_yes", "approval-responded", BecomesResolved},
 				{"messages[3].parts[2]", "c_no", "approval-responded", BecomesResolved},
 				{"messages[3].parts[3]", "c_wait", "approval-requested", BecomesPending},
 			},
-			elsewhere: [][]string{nil, nil, nil, nil, {"vercel-ai@7.0.173=denial"}, nil}},
+			elsewhere: [][]string{nil, nil, nil, nil, nil, {"vercel-ai@7.0.173=denial"}, nil}},
 		{file: "ui-messages/broken-input-available-then-message.json", runtime: "reference",
 			parts: []part{{"messages[1].parts[1]", "c_in", "input-available", BecomesDangling}}, kinds: []string{"dangling"}},
 		{file: "ui-messages/broken-input-streaming.json", runtime: "vercel-ai@7.0.173",
@@ -99,9 +100,16 @@ func TestUIPartStates(t *testing.T) {
 				}
 				t.Fatalf("%d parts, want %d", len(res.Parts), len(c.parts))
 			}
+			runtime := c.runtime
+			if strings.HasPrefix(c.file, "ag-ui/") {
+				runtime = "reference" // the AI SDK's conversion reads AI SDK UI messages only
+				if len(res.Notes) == 0 || !strings.Contains(res.Notes[len(res.Notes)-1].Text, "converts AI SDK UI messages only") {
+					t.Errorf("no note that %s does not convert TanStack AI's parts: %+v", c.runtime, res.Notes)
+				}
+			}
 			for i, w := range c.parts {
 				p := res.Parts[i]
-				if p.Path != w.path || p.ToolCallID != w.id || p.State != w.state || p.Becomes != w.becomes || p.Runtime != c.runtime {
+				if p.Path != w.path || p.ToolCallID != w.id || p.State != w.state || p.Becomes != w.becomes || p.Runtime != runtime {
 					t.Errorf("part %d: %s %s %s -> %s (%s), want %s %s %s -> %s", i, p.Path, p.ToolCallID, p.State, p.Becomes, p.Runtime, w.path, w.id, w.state, w.becomes)
 				}
 				if p.Detail == "" || p.Offset <= 0 {
@@ -202,6 +210,9 @@ func TestUIPartsJSONSchema(t *testing.T) {
 		path := filepath.Join("testdata", "ui-messages", f)
 		rep.Add(path, lintFile(t, path, Options{Runtime: rt}), nil)
 	}
+	if journal := "../reports/certified/vercel-ai@7.0.173-wire/journal.jsonl"; fileExists(journal) {
+		rep.Add(journal, lintFile(t, journal, Options{}), nil) // chat requests among model calls
+	}
 	var b bytes.Buffer
 	if err := rep.WriteJSON(&b); err != nil {
 		t.Fatal(err)
@@ -212,4 +223,9 @@ func TestUIPartsJSONSchema(t *testing.T) {
 	if !strings.Contains(b.String(), `"becomes": "refused"`) || !strings.Contains(b.String(), `"kind": "duplicate-call"`) {
 		t.Errorf("the report lacks the parts or the findings:\n%s", b.String())
 	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -87,14 +87,17 @@ type eventLog struct {
 	runCalls  []string
 	resulted  map[string]bool
 	requested map[string]bool
-	approvals int
+	started   map[string]bool
+	// via says which event gave a call's last result: TanStack AI 0.42
+	// tells one result twice, on TOOL_CALL_END and on TOOL_CALL_RESULT.
+	via map[string]string
 }
 
 // readEvents reads an event log: a JSON array of events, or one per line.
 func (rd *reader) readEvents(array bool, fn func(*Request) error) error {
 	req := &Request{N: 1, Format: AGUIEvents, Kind: History, Prefix: "events"}
 	rd.names, rd.partCalls, rd.pending, rd.noted = map[string]string{}, map[string]bool{}, nil, nil
-	lg := &eventLog{rd: rd, req: req, resulted: map[string]bool{}, requested: map[string]bool{}}
+	lg := &eventLog{rd: rd, req: req, resulted: map[string]bool{}, requested: map[string]bool{}, started: map[string]bool{}, via: map[string]string{}}
 	if array {
 		if err := rd.expect('[', ""); err != nil {
 			return err
@@ -171,27 +174,40 @@ func (lg *eventLog) event(e element) error {
 		if name == "" {
 			name = ev.ToolName
 		}
-		for _, id := range lg.runCalls {
-			if id == ev.ToolCallID && lg.assistant != nil && hasCall(lg.assistant, id) {
-				return nil // a chunk of a call already started
+		if lg.started[ev.ToolCallID] {
+			if ev.Type == "TOOL_CALL_START" {
+				// TanStack AI's continuations send an approved call again.
+				lg.rd.note(lg.req, e, "restarted", e.path(), "a call started again (a continuation sending it once more) is read as the same call")
 			}
+			return nil
 		}
+		lg.started[ev.ToolCallID] = true
 		lg.enter(ev.ParentMessageID, e)
 		lg.assistant.Content = append(lg.assistant.Content, model.ToolCall(ev.ToolCallID, name, json.RawMessage("{}")))
 		lg.runCalls = append(lg.runCalls, ev.ToolCallID)
 	case "TOOL_CALL_END":
 		if ev.Result != nil && ev.ToolCallID != "" { // TanStack AI 0.5: the result on the end event
+			if lg.via[ev.ToolCallID] == "TOOL_CALL_RESULT" {
+				delete(lg.via, ev.ToolCallID) // the same result, told twice (TanStack AI 0.42)
+				return nil
+			}
 			lg.result(e, ev.ToolCallID, *ev.Result, false)
+			lg.via[ev.ToolCallID] = ev.Type
 		}
 	case "TOOL_CALL_RESULT":
 		if ev.ToolCallID == "" {
 			return fail(".toolCallId: missing")
+		}
+		if lg.via[ev.ToolCallID] == "TOOL_CALL_END" {
+			delete(lg.via, ev.ToolCallID) // the same result, told twice (TanStack AI 0.42)
+			return nil
 		}
 		content := "null"
 		if ev.Content != nil {
 			content = *ev.Content
 		}
 		lg.result(e, ev.ToolCallID, content, len(ev.Error) > 0 || ev.State == "output-error" || ev.State == "error")
+		lg.via[ev.ToolCallID] = ev.Type
 	case "CUSTOM":
 		if ev.Name != "approval-requested" {
 			return nil
@@ -275,8 +291,7 @@ func (lg *eventLog) request(call, approvalID string) {
 	}
 	lg.requested[call] = true
 	if approvalID == "" {
-		lg.approvals++
-		approvalID = fmt.Sprintf("approval_%s", call)
+		approvalID = "approval_" + call
 	}
 	part := model.ApprovalRequest(approvalID, call)
 	if lg.assistant != nil && hasCall(lg.assistant, call) {

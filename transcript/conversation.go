@@ -124,6 +124,9 @@ func Rebuild(reqs []*Request) []*Conversation {
 	groups := map[string][]*Request{}
 	var order []string
 	for _, r := range reqs {
+		if r.Journal != nil && r.Prompt == nil && r.Wire == nil {
+			continue // a chat client's request, not a model call
+		}
 		if r.Journal == nil {
 			out = append(out, single(r))
 			continue

@@ -1,9 +1,16 @@
 // Package transcript reads recorded conversations in the formats they are
 // found in, telling the formats apart by content: the kit's canonical
-// conversation, request bodies of OpenAI Chat Completions, OpenAI Responses
-// and Anthropic Messages, Vercel AI SDK UI messages, AG-UI RunAgentInput,
-// and the kit's own journal (journal.jsonl of a report, or of `conformance
+// conversation (the AI SDK's model messages, 4 to 7), request bodies of
+// OpenAI Chat Completions, OpenAI Responses and Anthropic Messages, Vercel
+// AI SDK UI messages (3 to 7), AG-UI RunAgentInput (with TanStack AI's
+// parts), AG-UI event logs, LangChain message JSON, Gemini contents, and
+// the kit's own journal (journal.jsonl of a report, or of `conformance
 // record`).
+//
+// Reading is lenient: the field names of earlier SDK versions are read as
+// their successors, and fields or part types a format does not know, which
+// say nothing about pairing, are left out; each is a Note. Only what cannot
+// be read at all is an Error.
 //
 // Reading streams: a JSON array of messages is read one element at a time,
 // each element decoded (with the provider codecs of package provider and the

@@ -76,6 +76,11 @@ func (rd *reader) legacyUI(req *Request, e element) element {
 			continue
 		}
 		path := fmt.Sprintf("%s.parts[%d]", e.path(), k)
+		if head.Type != "tool-invocation" && isToolPart(head.Type) {
+			if fixed, ok := rd.unknownState(req, e, path, raw); ok {
+				parts[k], raw, changed = fixed, fixed, true
+			}
+		}
 		switch {
 		case head.Type == "tool-invocation":
 			inv := head.Invocation
@@ -130,6 +135,37 @@ func (rd *reader) legacyUI(req *Request, e element) element {
 	delete(m, "toolInvocations")
 	e.raw, _ = json.Marshal(m)
 	return e
+}
+
+// uiStates are the tool part states of the AI SDK 5 to 7.
+var uiStates = map[string]bool{"input-streaming": true, "input-available": true, "approval-requested": true, "approval-responded": true,
+	"output-available": true, "output-error": true, "output-denied": true}
+
+// unknownState reads a tool part whose state no AI SDK version this kit
+// knows writes: with an output it is read as output-available, with an
+// error text as output-error, otherwise as input-available (a call without
+// a result), with a note.
+func (rd *reader) unknownState(req *Request, e element, path string, raw json.RawMessage) (json.RawMessage, bool) {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(raw, &p) != nil {
+		return nil, false
+	}
+	var state string
+	if json.Unmarshal(p["state"], &state) != nil || uiStates[state] {
+		return nil, false
+	}
+	read := "input-available"
+	switch {
+	case present(p["output"]):
+		read = "output-available"
+	case present(p["errorText"]):
+		read = "output-error"
+	}
+	p["state"], _ = json.Marshal(read)
+	p["x-ack-legacy-state"], _ = json.Marshal(state)
+	out, _ := json.Marshal(p)
+	rd.note(req, e, "state:"+state, path, fmt.Sprintf("state %q is not one the AI SDK writes: read as %s", state, read))
+	return out, true
 }
 
 // note adds a note to the request once per key.

@@ -92,6 +92,9 @@ type Request struct {
 	// Prompt and Wire are a journal entry's prompt (canonical) and its
 	// provider request body, when the entry has them.
 	Prompt, Wire *Request
+	// Chat is a journal entry's chat request: the body a chat client sent
+	// its server (UI messages, a RunAgentInput), a chat server's input.
+	Chat *Request
 }
 
 // Path names element i of the request's array ("messages[3]").
@@ -158,6 +161,10 @@ func Read(r io.Reader, opts Options, fn func(*Request) error) error {
 		opts.Profile = wire.OpenAIChat
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
+	if (opts.Format == "" || opts.Format == AGUIEvents) && isSSE(br) {
+		// An event log pasted as the stream was received.
+		br = bufio.NewReaderSize(newSSEReader(br), 64<<10)
+	}
 	dec := json.NewDecoder(br)
 	dec.UseNumber()
 	rd := &reader{dec: dec, opts: opts}
@@ -196,6 +203,9 @@ type reader struct {
 	partCalls map[string]bool
 	// gemini pairs Gemini's calls and responses, which may have no ids.
 	gemini *geminiCalls
+	// recorded is set while a journal entry's recorded bodies are read: a
+	// message that does not decode is a note there, not an error.
+	recorded bool
 	// pending are elements read before their format was known.
 	pending []element
 	// cands are the formats the last array's elements allow.
@@ -257,7 +267,7 @@ func (rd *reader) request(tok json.Token, n int, start int64) (*Request, error) 
 }
 
 // journalKeys mark a journal entry.
-var journalKeys = map[string]bool{"call": true, "verdict": true, "prompt": true, "wire": true, "errorBody": true, "reply": true, "violations": true}
+var journalKeys = map[string]bool{"call": true, "verdict": true, "prompt": true, "wire": true, "errorBody": true, "reply": true, "violations": true, "chatRequest": true}
 
 // object reads an object (the '{' is consumed): a request body, or a
 // journal entry with its prompt and wire body.
@@ -290,11 +300,21 @@ func (rd *reader) object(req *Request, cands set) error {
 			continue
 		case "prompt":
 			sub := &Request{N: req.N, Offset: rd.dec.InputOffset(), Kind: Prompt}
-			if err := rd.expect('[', "prompt"); err != nil {
-				return err
+			pt, err := rd.dec.Token()
+			if err != nil {
+				return rd.syntax(err, at)
+			}
+			if pt == nil {
+				continue // no prompt recorded
+			}
+			if pt != json.Delim('[') {
+				return &Error{Offset: sub.Offset, Field: "prompt", Msg: fmt.Sprintf("want [, got %v", pt)}
 			}
 			rd.names, rd.pending = map[string]string{}, nil
-			if err := rd.array(sub, "prompt", one(Canonical)); err != nil {
+			rd.recorded = true
+			err = rd.array(sub, "prompt", one(Canonical))
+			rd.recorded = false
+			if err != nil {
 				return err
 			}
 			if err := rd.finish(sub, one(Canonical)); err != nil {
@@ -319,11 +339,21 @@ func (rd *reader) object(req *Request, cands set) error {
 			sub := &Request{N: req.N, Offset: at, Kind: Prompt}
 			saved := rd.names
 			rd.names, rd.partCalls, rd.pending = map[string]string{}, map[string]bool{}, nil
-			if err := rd.object(sub, setOf(OpenAIChat, OpenAIResponses, AnthropicMessages, Canonical)); err != nil {
+			rd.recorded = true
+			err = rd.object(sub, setOf(OpenAIChat, OpenAIResponses, AnthropicMessages, Canonical))
+			rd.recorded = false
+			if err != nil {
 				return err
 			}
 			rd.names = saved
 			req.Wire = sub
+			continue
+		case "chatRequest":
+			n, err := rd.chatRequest(req)
+			if err != nil {
+				return err
+			}
+			journal.Call = n
 			continue
 		case "resume":
 			var raw json.RawMessage
@@ -442,8 +472,8 @@ func (rd *reader) object(req *Request, cands set) error {
 		req.Format, req.Kind = Journal, Prompt
 		_ = json.Unmarshal(tools, &journal.Tools) // names, when the entry lists them
 		req.Journal = &journal
-		if req.Prompt == nil && req.Wire == nil {
-			return &Error{Offset: req.Offset, Msg: "a journal entry needs its prompt or its wire body"}
+		if req.Prompt == nil && req.Wire == nil && req.Chat == nil {
+			return &Error{Offset: req.Offset, Msg: "a journal entry needs its prompt, its wire body or its chat request"}
 		}
 		if req.Wire != nil && req.Wire.Format == "" {
 			return &Error{Offset: req.Wire.Offset, Field: "wire", Msg: "the wire body holds no messages or input"}
@@ -735,4 +765,53 @@ func answered(msgs []Message) map[string]bool {
 		}
 	}
 	return out
+}
+
+// chatRequest reads a journal entry's chatRequest (the '{' not read yet):
+// its number, its turn, and its body, a chat server's input.
+func (rd *reader) chatRequest(req *Request) (int, error) {
+	n := 0
+	if err := rd.expect('{', "chatRequest"); err != nil {
+		return 0, err
+	}
+	for rd.dec.More() {
+		at := rd.dec.InputOffset()
+		kt, err := rd.dec.Token()
+		if err != nil {
+			return 0, rd.syntax(err, at)
+		}
+		switch kt {
+		case "body":
+			sub := &Request{N: req.N, Offset: rd.dec.InputOffset(), Kind: History}
+			if err := rd.expect('{', "chatRequest.body"); err != nil {
+				return 0, err
+			}
+			saved := rd.names
+			rd.names, rd.partCalls, rd.pending = map[string]string{}, map[string]bool{}, nil
+			rd.recorded = true
+			err := rd.object(sub, setOf(UIMessages, AGUI))
+			rd.recorded = false
+			if err != nil {
+				return 0, err
+			}
+			rd.names = saved
+			req.Chat = sub
+			continue
+		case "n":
+			var num json.Number
+			if err := rd.dec.Decode(&num); err != nil {
+				return 0, &Error{Offset: at, Field: "chatRequest.n", Msg: "want a number"}
+			}
+			v, _ := num.Int64()
+			n = int(v)
+			continue
+		}
+		if err := rd.skip(); err != nil {
+			return 0, err
+		}
+	}
+	if _, err := rd.dec.Token(); err != nil { // '}'
+		return 0, rd.syntax(err, rd.dec.InputOffset())
+	}
+	return n, nil
 }

@@ -97,7 +97,7 @@ func recordParts(req *Request, e element, outcomes []chatserver.Outcome) {
 		}
 		if b := o.Became; b != nil {
 			p.Became = b.Type
-			p.ProviderExecuted = b.ProviderExecuted
+			p.ProviderExecuted = p.ProviderExecuted || b.ProviderExecuted
 			switch b.Type {
 			case model.PartToolResult:
 				p.Denied = b.Output != nil && b.Output.Type == model.OutputExecutionDenied

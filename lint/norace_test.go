@@ -1,0 +1,6 @@
+//go:build !race
+
+package lint
+
+// raceEnabled: the race detector is on.
+const raceEnabled = false
