@@ -25,6 +25,7 @@ var verdictIcon = map[Verdict]string{
 	Error:         "💥",
 	Timeout:       "⏱️",
 	NotApplicable: "➖",
+	NotEvaluated:  "⏹️",
 }
 
 func encodeMarkdown(r *Run) ([]byte, error) {

@@ -22,6 +22,10 @@ const (
 	NotApplicable Verdict = "not-applicable"
 	Error         Verdict = "error"
 	Timeout       Verdict = "timeout"
+	// NotEvaluated is a check's verdict when every scenario that exercises
+	// it stopped before its assertions could be evaluated (an earlier
+	// failure took away what they read): it applied, and says nothing.
+	NotEvaluated Verdict = "not-evaluated"
 )
 
 // severity orders verdicts for aggregation: the worst wins.
@@ -37,9 +41,12 @@ func (v Verdict) severity() int {
 		return 3
 	case Pass:
 		return 2
-	case NotApplicable:
+	case NotEvaluated:
 		return 1
+	case NotApplicable:
+		return 0
 	}
+	return -1
 	return 0
 }
 
@@ -162,6 +169,9 @@ type Check struct {
 	Warned        int `json:"warned"`
 	Errored       int `json:"errored"`
 	NotApplicable int `json:"notApplicable"`
+	// NotEvaluated counts the scenarios that exercise the check but stopped
+	// before any of its assertions could be evaluated.
+	NotEvaluated int `json:"notEvaluated,omitempty"`
 }
 
 // Run is a whole conformance run.
@@ -232,7 +242,7 @@ func (r *Run) Aggregate(required checks.Level) {
 				case s.CheckVerdicts == nil, s.Verdict == Error, s.Verdict == Timeout, s.Verdict == NotApplicable:
 					v = s.Verdict // the scenario as a whole judged it, or could not
 				default:
-					continue // its assertions could not be evaluated here
+					v = NotEvaluated // its assertions could not be evaluated here
 				}
 			}
 			if v == Fail && c.Level != checks.Must {
@@ -251,6 +261,8 @@ func (r *Run) Aggregate(required checks.Level) {
 				c.Errored++
 			case NotApplicable:
 				c.NotApplicable++
+			case NotEvaluated:
+				c.NotEvaluated++
 			}
 		}
 	}

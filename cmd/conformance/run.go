@@ -460,7 +460,7 @@ func (p *progressLine) update(done, total int, last report.Scenario) {
 	defer p.mu.Unlock()
 	p.counts[last.Verdict]++
 	var parts []string
-	for _, v := range []report.Verdict{report.Pass, report.Fail, report.Warn, report.Error, report.Timeout, report.NotApplicable} {
+	for _, v := range []report.Verdict{report.Pass, report.Fail, report.Warn, report.Error, report.Timeout, report.NotApplicable, report.NotEvaluated} {
 		if n := p.counts[v]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, v))
 		}

@@ -32,6 +32,7 @@ var cellIcon = map[report.Verdict]string{
 	report.Fail:          "❌",
 	report.Warn:          "⚠️",
 	report.NotApplicable: "➖",
+	report.NotEvaluated:  "⏹️",
 	report.Error:         "💥",
 	report.Timeout:       "⏱️",
 }
@@ -85,7 +86,7 @@ only: the client role has no model.
 	writeChoices(&b, pubs)
 
 	b.WriteString("\n## Verdicts by check\n\n")
-	b.WriteString("✅ pass, ❌ fail, ⚠️ warn (a SHOULD check), ➖ not applicable (the SDK declares it lacks what the check needs), · not run on this path, ⏸️ held back (the report's verdict is a fault of the kit, not yet fixed; the report still shows it). Every ❌, ⚠️ and ⏸️ is explained in the certification's FINDINGS.md.\n\n")
+	b.WriteString("✅ pass, ❌ fail, ⚠️ warn (a SHOULD check), ➖ not applicable (the SDK declares it lacks what the check needs), ⏹️ not evaluated (every scenario of the check stopped, on an earlier failure, before its assertions), · not run on this path, ⏸️ held back (the report's verdict is a fault of the kit, not yet fixed; the report still shows it). Every ❌, ⚠️ and ⏸️ is explained in the certification's FINDINGS.md.\n\n")
 	var cols []Published
 	for _, p := range pubs {
 		if p.Run != nil {
@@ -163,7 +164,7 @@ func sdkOf(p Published) string {
 func counts(r *report.Run) string {
 	t := r.Totals()
 	var parts []string
-	for _, v := range []report.Verdict{report.Pass, report.Fail, report.Warn, report.Error, report.Timeout, report.NotApplicable} {
+	for _, v := range []report.Verdict{report.Pass, report.Fail, report.Warn, report.Error, report.Timeout, report.NotApplicable, report.NotEvaluated} {
 		if t[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", t[v], v))
 		}
