@@ -136,6 +136,19 @@ func (b *builder) openAIChat(msgs []model.Message) {
 }
 
 func (b *builder) responses(msgs []model.Message) {
+	// A result for a call the provider ran is not laid out as a
+	// function_call_output: the provider holds that call's outcome, and the
+	// OpenAI Responses clients leave such a result out of the request
+	// (@ai-sdk/openai skips a tool result whose call was
+	// provider-executed).
+	providerRan := map[string]bool{}
+	for _, m := range msgs {
+		for _, p := range m.Content {
+			if p.Type == model.PartToolCall && p.ProviderExecuted {
+				providerRan[p.ToolCallID] = true
+			}
+		}
+	}
 	for i, m := range msgs {
 		switch m.Role {
 		case model.RoleSystem, model.RoleUser:
@@ -159,7 +172,7 @@ func (b *builder) responses(msgs []model.Message) {
 		case model.RoleTool:
 			for _, p := range m.Content {
 				switch {
-				case p.Type == model.PartToolResult && !p.ProviderExecuted:
+				case p.Type == model.PartToolResult && !p.ProviderExecuted && !providerRan[p.ToolCallID]:
 					b.add("function_call_output", i)
 					b.result(Result{ID: p.ToolCallID, Canonical: i})
 				case p.Type == model.PartToolApprovalResponse && p.ProviderExecuted:

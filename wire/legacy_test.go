@@ -60,6 +60,14 @@ func legacyOpenAIChatView(msgs []model.Message) View {
 
 func legacyResponsesView(msgs []model.Message) View {
 	v := View{Profile: OpenAIResponses}
+	providerRan := map[string]bool{} // results for calls the provider ran are left out
+	for _, m := range msgs {
+		for _, p := range m.Content {
+			if p.Type == model.PartToolCall && p.ProviderExecuted {
+				providerRan[p.ToolCallID] = true
+			}
+		}
+	}
 	for i, m := range msgs {
 		switch m.Role {
 		case model.RoleSystem, model.RoleUser:
@@ -80,7 +88,7 @@ func legacyResponsesView(msgs []model.Message) View {
 		case model.RoleTool:
 			for _, p := range m.Content {
 				switch {
-				case p.Type == model.PartToolResult && !p.ProviderExecuted:
+				case p.Type == model.PartToolResult && !p.ProviderExecuted && !providerRan[p.ToolCallID]:
 					v.Entries = append(v.Entries, Entry{Role: "function_call_output", Results: []Result{{ID: p.ToolCallID, Canonical: i}}, Canonical: i})
 				case p.Type == model.PartToolApprovalResponse && p.ProviderExecuted:
 					v.Entries = append(v.Entries, Entry{Role: "mcp_approval_response", Canonical: i})

@@ -175,3 +175,23 @@ func TestParseProfile(t *testing.T) {
 		t.Error("unknown profile accepted")
 	}
 }
+
+// A local result for a call the provider ran (a denial the SDK's UI
+// conversion wrote for a provider-executed call) is left out of a Responses
+// request, as the OpenAI Responses clients leave it out: no orphan output.
+func TestResponsesLeavesOutResultsOfProviderCalls(t *testing.T) {
+	denied := &model.ToolOutput{Type: model.OutputExecutionDenied}
+	msgs := []model.Message{
+		{Role: model.RoleUser, Content: []model.Part{{Type: model.PartText, Text: "search"}}},
+		{Role: model.RoleAssistant, Content: []model.Part{{Type: model.PartToolCall, ToolCallID: "mcp_1", ToolName: "search", Input: []byte(`{}`), ProviderExecuted: true}}},
+		{Role: model.RoleTool, Content: []model.Part{{Type: model.PartToolResult, ToolCallID: "mcp_1", ToolName: "search", Output: denied}}},
+	}
+	if vs := CheckMessages(OpenAIResponses, msgs, "req_1"); len(vs) != 0 {
+		t.Errorf("a local result for a provider-run call was refused: %v", vs)
+	}
+	// A result for a call that is not in the history at all is still an orphan.
+	msgs[1].Content[0].ToolCallID = "mcp_2"
+	if vs := CheckMessages(OpenAIResponses, msgs, "req_1"); len(vs) == 0 {
+		t.Error("an orphan function_call_output was accepted")
+	}
+}
