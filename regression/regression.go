@@ -193,7 +193,11 @@ func build(src Source, opts Options) (*plan, error) {
 			callTurn[k] = ti
 		}
 	}
-	if historyShaped(src.Findings) {
+	midway := startsMidway(conv)
+	if midway {
+		p.header = append(p.header, "Assumed: the conversation starts mid-way (a retried or edited request, which a recording proxy records as a conversation of its own): the prompt that went wrong is the scenario's history, as the client sent it")
+	}
+	if historyShaped(src.Findings) || midway {
 		if err := p.fromHistory(conv, src.Findings); err != nil {
 			return nil, err
 		}
@@ -413,6 +417,23 @@ func historyShaped(fs []lint.Finding) bool {
 	return true
 }
 
+// startsMidway reports whether a conversation was recorded from the
+// middle: its first model call's prompt already holds the model's earlier
+// answers (a branch: a retried or edited request). Its turns cannot be
+// told apart from that prompt, so it is reproduced from the prompt as a
+// history (fromHistory), never turn by turn.
+func startsMidway(conv *transcript.Conversation) bool {
+	if len(conv.Turns) == 0 || len(conv.Turns[0].Calls) == 0 {
+		return false
+	}
+	for _, m := range conv.Calls[conv.Turns[0].Calls[0]].Prompt {
+		if m.Role == model.RoleAssistant {
+			return true
+		}
+	}
+	return false
+}
+
 // fromHistory reproduces a conversation whose history is at fault: the
 // prompt that went wrong becomes the scenario's history (approval parts
 // left out: a history holds finished exchanges), and one turn asks the
@@ -511,7 +532,13 @@ func expectations(p *plan, conv *transcript.Conversation, f lint.Finding, ti, ri
 	answer := answerOf(conv, f)
 	switch f.Kind {
 	case "dangling", lint.KindUnresolved:
-		if abandoned(conv.Turns[ti], f.IDs[0]) {
+		if p.fromHist {
+			// Given the history with the call unanswered, a target may
+			// refuse it or repair it (a result for the call, at the next
+			// model call); it must not send it on.
+			addTurnChecked(t, "finishesOrRefuses", true, f.Check)
+		}
+		if !p.fromHist && abandoned(conv.Turns[ti], f.IDs[0]) {
 			break // the turn expects a denial or a refusal (build)
 		}
 		for _, id := range callIDs(f) {
