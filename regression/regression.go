@@ -181,6 +181,9 @@ func build(src Source, opts Options) (*plan, error) {
 	for _, n := range conv.Notes {
 		p.header = append(p.header, "Assumed: "+n)
 	}
+	if ClientRequest(conv) {
+		p.header = append(p.header, strings.Split(ClientNotice, "\n")...)
+	}
 	p.title = fmt.Sprintf("Regression from %s: %s", filepath.Base(src.File), headline(src.Findings[0]))
 	p.description = "Reproduces a recorded conversation turn by turn; fails where the recording went wrong."
 	p.modes = modes(conv)
@@ -415,6 +418,23 @@ func historyShaped(fs []lint.Finding) bool {
 		}
 	}
 	return true
+}
+
+// ClientNotice says what a scenario written from a chat client's request
+// can and cannot show.
+const ClientNotice = `A chat client's request (UI messages or AG-UI): this scenario sends its
+history to an agent, the server side, and checks what the agent does with
+it. It cannot capture a bug of the client that sent it (a placeholder
+result, a part left behind): the transcript holds the request the client
+sent, not the server's stream and the user's actions that made the client
+send it, from which a client-role scenario is scripted. A client with that
+bug passes this scenario; to test the client, write a client-role
+scenario (docs/scenarios.md) or run the suite against it.`
+
+// ClientRequest reports whether a conversation was read from a chat
+// client's request (UI messages, AG-UI) rather than a model request.
+func ClientRequest(conv *transcript.Conversation) bool {
+	return conv.Format == transcript.UIMessages || conv.Format == transcript.AGUI
 }
 
 // startsMidway reports whether a conversation was recorded from the
