@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/approval-conformance-kit/ack/model"
 )
@@ -115,22 +116,31 @@ func (e *APIError) Error() string {
 }
 
 // Collect runs a streamed reply to its end and assembles the Response it
-// amounts to. Text deltas are joined into text parts.
+// amounts to. Text deltas are joined into text parts, in time linear in
+// the text (a builder, not a string grown delta by delta: a reply of many
+// small deltas would take quadratic time and memory).
 func Collect(ctx context.Context, m Model, req *Request) (*Response, error) {
 	resp := &Response{}
-	var text *model.Part
+	var text *strings.Builder
+	at := 0 // the index of the text part text builds
+	flush := func() {
+		if text != nil {
+			resp.Content[at].Text = text.String()
+			text = nil
+		}
+	}
 	err := m.Stream(ctx, req, func(ev StreamEvent) error {
 		switch ev.Type {
 		case StreamTextDelta:
 			if text == nil {
 				resp.Content = append(resp.Content, model.Text(""))
-				text = &resp.Content[len(resp.Content)-1]
+				at, text = len(resp.Content)-1, &strings.Builder{}
 			}
-			text.Text += ev.Text
+			text.WriteString(ev.Text)
 		case StreamPart:
 			if ev.Part != nil {
+				flush()
 				resp.Content = append(resp.Content, ev.Part.Clone())
-				text = nil
 			}
 		case StreamFinish:
 			resp.FinishReason = ev.FinishReason
@@ -141,5 +151,6 @@ func Collect(ctx context.Context, m Model, req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	flush()
 	return resp, nil
 }

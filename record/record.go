@@ -542,7 +542,7 @@ func (p *Proxy) decodeAnswer(ex *exchange) {
 			reply := transcript.ReplyOf(resp)
 			e.Reply = &reply
 			p.extend(e.Conversation, resp)
-			if id := responseID(raw); id != "" && ex.respIDs != nil {
+			if id := responseID(ex.api, raw); id != "" && ex.respIDs != nil {
 				ex.respIDs(id)
 			}
 		}
@@ -567,7 +567,10 @@ func hasWireFinding(fs []lint.Finding) bool {
 
 // responseID finds an OpenAI Responses response id in an answer: the
 // object's id, or the response of its events.
-func responseID(raw []byte) string {
+func responseID(api wire.Profile, raw []byte) string {
+	if api != wire.OpenAIResponses {
+		return "" // no other API continues a response by its id
+	}
 	var obj struct {
 		ID       string `json:"id"`
 		Object   string `json:"object"`
@@ -578,12 +581,18 @@ func responseID(raw []byte) string {
 	if json.Unmarshal(raw, &obj) == nil && obj.Object == "response" {
 		return obj.ID
 	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		data, ok := strings.CutPrefix(strings.TrimSpace(line), "data:")
-		if !ok {
+	for len(raw) > 0 { // line by line, without copying the stream
+		line := raw
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			line, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		data, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:"))
+		if !ok || !bytes.Contains(data, []byte(`"response"`)) {
 			continue
 		}
-		if json.Unmarshal([]byte(strings.TrimSpace(data)), &obj) == nil && obj.Response.ID != "" {
+		if json.Unmarshal(bytes.TrimSpace(data), &obj) == nil && obj.Response.ID != "" {
 			return obj.Response.ID
 		}
 	}

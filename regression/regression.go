@@ -181,6 +181,9 @@ func build(src Source, opts Options) (*plan, error) {
 	for _, n := range conv.Notes {
 		p.header = append(p.header, "Assumed: "+n)
 	}
+	if ClientRequest(conv) {
+		p.header = append(p.header, strings.Split(ClientNotice, "\n")...)
+	}
 	p.title = fmt.Sprintf("Regression from %s: %s", filepath.Base(src.File), headline(src.Findings[0]))
 	p.description = "Reproduces a recorded conversation turn by turn; fails where the recording went wrong."
 	p.modes = modes(conv)
@@ -193,7 +196,11 @@ func build(src Source, opts Options) (*plan, error) {
 			callTurn[k] = ti
 		}
 	}
-	if historyShaped(src.Findings) {
+	midway := startsMidway(conv)
+	if midway {
+		p.header = append(p.header, "Assumed: the conversation starts mid-way (a retried or edited request, which a recording proxy records as a conversation of its own): the prompt that went wrong is the scenario's history, as the client sent it")
+	}
+	if historyShaped(src.Findings) || midway {
 		if err := p.fromHistory(conv, src.Findings); err != nil {
 			return nil, err
 		}
@@ -413,6 +420,40 @@ func historyShaped(fs []lint.Finding) bool {
 	return true
 }
 
+// ClientNotice says what a scenario written from a chat client's request
+// can and cannot show.
+const ClientNotice = `A chat client's request (UI messages or AG-UI): this scenario sends its
+history to an agent, the server side, and checks what the agent does with
+it. It cannot capture a bug of the client that sent it (a placeholder
+result, a part left behind): the transcript holds the request the client
+sent, not the server's stream and the user's actions that made the client
+send it, from which a client-role scenario is scripted. A client with that
+bug passes this scenario; to test the client, write a client-role
+scenario (docs/scenarios.md) or run the suite against it.`
+
+// ClientRequest reports whether a conversation was read from a chat
+// client's request (UI messages, AG-UI) rather than a model request.
+func ClientRequest(conv *transcript.Conversation) bool {
+	return conv.Format == transcript.UIMessages || conv.Format == transcript.AGUI
+}
+
+// startsMidway reports whether a conversation was recorded from the
+// middle: its first model call's prompt already holds the model's earlier
+// answers (a branch: a retried or edited request). Its turns cannot be
+// told apart from that prompt, so it is reproduced from the prompt as a
+// history (fromHistory), never turn by turn.
+func startsMidway(conv *transcript.Conversation) bool {
+	if len(conv.Turns) == 0 || len(conv.Turns[0].Calls) == 0 {
+		return false
+	}
+	for _, m := range conv.Calls[conv.Turns[0].Calls[0]].Prompt {
+		if m.Role == model.RoleAssistant {
+			return true
+		}
+	}
+	return false
+}
+
 // fromHistory reproduces a conversation whose history is at fault: the
 // prompt that went wrong becomes the scenario's history (approval parts
 // left out: a history holds finished exchanges), and one turn asks the
@@ -511,7 +552,13 @@ func expectations(p *plan, conv *transcript.Conversation, f lint.Finding, ti, ri
 	answer := answerOf(conv, f)
 	switch f.Kind {
 	case "dangling", lint.KindUnresolved:
-		if abandoned(conv.Turns[ti], f.IDs[0]) {
+		if p.fromHist {
+			// Given the history with the call unanswered, a target may
+			// refuse it or repair it (a result for the call, at the next
+			// model call); it must not send it on.
+			addTurnChecked(t, "finishesOrRefuses", true, f.Check)
+		}
+		if !p.fromHist && abandoned(conv.Turns[ti], f.IDs[0]) {
 			break // the turn expects a denial or a refusal (build)
 		}
 		for _, id := range callIDs(f) {

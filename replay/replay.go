@@ -135,10 +135,17 @@ func Run(ctx context.Context, conv *transcript.Conversation, opts Options) (*Res
 		tools = append(tools, target.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Approval: target.ApprovalAlways})
 	}
 	history := append([]model.Message(nil), conv.History...)
+	seed := MidwayHistory(conv)
+	if seed != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("the conversation starts mid-way (a retried or edited request, which a recording proxy records as a conversation of its own): turn 1 sends its first request's %d message(s) as the client sent them", len(seed)))
+	}
 	seen := 0 // simulator journal entries compared so far
 	for ti, turn := range conv.Turns {
 		n := ti + 1
 		msgs, said, notes := action(history, turn)
+		if ti == 0 && seed != nil {
+			msgs, said, notes = append([]model.Message(nil), seed...), fmt.Sprintf("the recorded history (%d message(s))", len(seed)), nil
+		}
 		res.Notes = append(res.Notes, notes...)
 		mode := opts.Mode
 		if mode == "" {
@@ -187,6 +194,26 @@ func Run(ctx context.Context, conv *transcript.Conversation, opts Options) (*Res
 		}
 	}
 	return res, nil
+}
+
+// MidwayHistory returns the first request's prompt of a conversation
+// recorded from the middle: one whose first model call already holds the
+// model's earlier answers (a retried or edited request, a branch, which a
+// recording proxy journals as a conversation of its own). Its turns cannot
+// be told apart from that prompt (two user messages would read as one), so
+// it is replayed, and reproduced, from the prompt as the client sent it.
+// nil for a conversation recorded from its start.
+func MidwayHistory(conv *transcript.Conversation) []model.Message {
+	if len(conv.Turns) == 0 || len(conv.Turns[0].Calls) == 0 {
+		return nil
+	}
+	prompt := conv.Calls[conv.Turns[0].Calls[0]].Prompt
+	for _, m := range prompt {
+		if m.Role == model.RoleAssistant {
+			return prompt
+		}
+	}
+	return nil
 }
 
 // action builds the request of a turn: the history, the answers to the

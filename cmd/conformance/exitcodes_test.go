@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // The exit codes of every documented path (README, docs/ci.md): the
@@ -149,5 +152,66 @@ func TestGoRunLosesExitCodes(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "exit status 2") {
 		t.Errorf("go run should say the binary's own status:\n%s", errOut)
+	}
+}
+
+// The Action's own step (action.yml, "Run the suite") run as GitHub runs
+// it (bash -eo pipefail), with this CLI as the binary it built: the
+// step's status and its exit-code output are the binary's code, 0, 1 or 2,
+// and the report reaches the job summary.
+func TestActionKeepsExitCodes(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Runs struct {
+			Steps []struct {
+				ID  string `yaml:"id"`
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	script := ""
+	for _, s := range action.Runs.Steps {
+		if s.ID == "run" {
+			script = s.Run
+		}
+	}
+	if script == "" {
+		t.Fatal(`action.yml has no step with id "run"`)
+	}
+	dir := t.TempDir()
+	wrapper := "#!/bin/sh\nACK_RUN_MAIN=1 exec '" + os.Args[0] + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "conformance"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stepFile := filepath.Join(dir, "step.sh")
+	if err := os.WriteFile(stepFile, []byte(strings.ReplaceAll(script, "${{ runner.temp }}", dir)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ref, stopRef := background(t, "serve")
+	defer stopRef()
+	mutant, stopMutant := background(t, "serve", "--mutant", "late-resolution")
+	defer stopMutant()
+	for i, c := range []struct {
+		url  string
+		code int
+	}{{ref, exitOK}, {mutant, exitFail}, {"http://127.0.0.1:1", exitHarness}} {
+		out, summary := filepath.Join(dir, fmt.Sprintf("output%d", i)), filepath.Join(dir, fmt.Sprintf("summary%d", i))
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", stepFile)
+		cmd.Env = append(os.Environ(), "ACK_TARGET="+c.url, "ACK_BASELINE=", "ACK_TAGS=@PRE-01", "ACK_LEVEL=must", "ACK_SHARD=", "ACK_SCENARIOS=",
+			"ACK_TIMEOUT=10s", "ACK_REPORT="+filepath.Join(dir, fmt.Sprintf("reports%d", i)), "GITHUB_OUTPUT="+out, "GITHUB_STEP_SUMMARY="+summary)
+		code, stdout, stderr := exitOf(t, cmd)
+		written, _ := os.ReadFile(out)
+		if code != c.code || !strings.Contains(string(written), fmt.Sprintf("exit-code=%d", c.code)) {
+			t.Errorf("%s: the step exited %d with %q, want %d\n%s%s", c.url, code, written, c.code, stdout, stderr)
+		}
+		if md, _ := os.ReadFile(summary); c.code != exitHarness && !strings.Contains(string(md), "# Approval conformance") {
+			t.Errorf("%s: the job summary lacks report.md: %q", c.url, md)
+		}
 	}
 }

@@ -76,6 +76,9 @@ func cmdFromTranscript(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stderr, "%s: %v\n", name, regression.ErrNothingWrong)
 		return exitFail, nil
 	}
+	if regression.ClientRequest(src.Conversation) {
+		fmt.Fprintf(stderr, "%s: note: %s\n", name, strings.ReplaceAll(regression.ClientNotice, "\n", " "))
+	}
 	yaml, err := regression.Scenario(*src, regression.Options{ID: *id})
 	if errors.Is(err, regression.ErrNothingWrong) {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)

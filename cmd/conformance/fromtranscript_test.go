@@ -74,3 +74,19 @@ func TestFromTranscriptOut(t *testing.T) {
 		t.Error("the plain file was overwritten")
 	}
 }
+
+// A chat client's request gives an agent-side scenario, and from-transcript
+// says (on stderr and in the scenario) that it cannot capture a bug of the
+// client that sent it, and why.
+func TestFromTranscriptOfAClientRequestSaysWhatItCannotShow(t *testing.T) {
+	for _, f := range []string{"ui-messages/broken-pending-then-new-message.json", "ag-ui/broken-pending-then-new-message.json"} {
+		code, out, errOut := runCLI("scenario", "from-transcript", lintData+f)
+		if code != exitOK || !strings.Contains(errOut, "It cannot capture a bug of the client that sent it") || !strings.Contains(errOut, "the transcript holds the request the client sent") ||
+			!strings.Contains(out, "\n# it. It cannot capture a bug of the client that sent it") {
+			t.Errorf("%s: exit %d\n%s\n%s", f, code, errOut, out)
+		}
+	}
+	if _, _, errOut := runCLI("scenario", "from-transcript", lintData+"anthropic-messages/broken-dangling-after-denial.json"); strings.Contains(errOut, "chat client") {
+		t.Errorf("a model request is not a client's: %s", errOut)
+	}
+}

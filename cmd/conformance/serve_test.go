@@ -171,3 +171,18 @@ func TestHangingTargetEndsTheRunEarly(t *testing.T) {
 		t.Errorf("summary:\n%s", out)
 	}
 }
+
+// Every serving command takes the bounds that make what it holds bounded
+// in total: the body deadline and the requests in flight.
+func TestServingCommandsTakeTheTotalBounds(t *testing.T) {
+	for _, c := range []string{"run", "serve", "sim", "record"} {
+		code, out, errOut := runCLI(c, "-h")
+		help := out + errOut
+		if code != exitOK || !strings.Contains(help, "-max-in-flight") || !strings.Contains(help, "-body-timeout") || !strings.Contains(help, "-header-timeout") {
+			t.Errorf("%s -h: exit %d\n%s", c, code, help)
+		}
+	}
+	if code, _, errOut := runCLI("sim", "--script", "x.yaml", "--max-in-flight", "0"); code != exitHarness || !strings.Contains(errOut, "--max-in-flight: must be positive") {
+		t.Errorf("--max-in-flight 0: exit %d %s", code, errOut)
+	}
+}

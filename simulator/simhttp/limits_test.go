@@ -2,6 +2,7 @@ package simhttp_test
 
 import (
 	"bufio"
+	"io"
 	"net"
 	"strings"
 	"testing"
@@ -70,5 +71,43 @@ func TestConversationsAndCallsAreBounded(t *testing.T) {
 		if status != want || (want == 400 && !strings.Contains(body, "--max-calls")) {
 			t.Errorf("call %d: %d %s", i+1, status, body)
 		}
+	}
+}
+
+// A declared Content-Length over the limit is refused at once, in the
+// provider's error envelope, before a byte of the body is sent; a body
+// that trickles is cut by the body deadline. Neither holds the server.
+func TestDeclaredAndTrickledBodiesAreBounded(t *testing.T) {
+	s := limited(t, limits.Limits{RequestBytes: 1 << 20, BodyTimeout: 50 * time.Millisecond})
+	m, err := simulator.New(simulator.Script{Provider: wire.OpenAIChat, Turns: []simulator.Turn{{Reply: simulator.Reply{Text: "x"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add("a", m); err != nil {
+		t.Fatal(err)
+	}
+	send := func(head, body string) string {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		_ = conn.SetDeadline(time.Now().Add(time.Minute)) // only so that a broken server fails, not hangs
+		if _, err := conn.Write([]byte(head + "\r\n" + body)); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(conn)
+		return string(data)
+	}
+	got := send("POST /c/a/v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 16777216\r\n", "")
+	if !strings.HasPrefix(got, "HTTP/1.1 413") || !strings.Contains(got, `"type":"invalid_request_error"`) || !strings.Contains(got, "--max-request-bytes") {
+		t.Errorf("a declared 16 MiB body: %q", got)
+	}
+	got = send("POST /c/a/v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 1000\r\n", "{")
+	if !strings.HasPrefix(got, "HTTP/1.1 400") || !strings.Contains(got, "reading the body") {
+		t.Errorf("a trickled body: %q", got)
+	}
+	if m.Calls() != 0 {
+		t.Errorf("the model was called %d times", m.Calls())
 	}
 }

@@ -76,7 +76,7 @@ func WithClock(now func() time.Time) Option { return func(h *Handler) { h.now = 
 
 // NewHandler returns the handler of t; models makes each turn's model.
 func NewHandler(t target.Target, models ModelFactory, opts ...Option) *Handler {
-	h := &Handler{target: t, models: models, http: &http.Client{}, maxWait: 30 * time.Second, limits: limits.Default(), now: time.Now, sessions: map[string]*openSession{}}
+	h := &Handler{target: t, models: models, http: &http.Client{CheckRedirect: noRedirects}, maxWait: 30 * time.Second, limits: limits.Default(), now: time.Now, sessions: map[string]*openSession{}}
 	for _, o := range opts {
 		o(h)
 	}
@@ -616,3 +616,7 @@ func refusalCode(status int) string {
 	}
 	return "Busy"
 }
+
+// noRedirects keeps a callback's redirect from sending the tool's input
+// elsewhere: the 3xx answer is the callback's answer, an error.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
