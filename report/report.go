@@ -47,7 +47,6 @@ func (v Verdict) severity() int {
 		return 0
 	}
 	return -1
-	return 0
 }
 
 // Worse returns the worse of two verdicts.
