@@ -196,6 +196,10 @@ func (w *world) violationHarm(p simulator.Problem) harmSpec {
 func (w *world) markInput(tag string) {
 	if !slices.Contains(w.inputTags, tag) {
 		w.inputTags = append(w.inputTags, tag)
+		if w.inputWhy == nil {
+			w.inputWhy = map[string]string{}
+		}
+		w.inputWhy[tag] = w.step
 	}
 }
 
@@ -204,12 +208,13 @@ func (w *world) markInput(tag string) {
 // a trait the target's declared delivery contract excludes. "" when it is
 // conforming.
 func (w *world) outOfContract(tags []string) string {
-	tags = append(slices.Clip(tags), w.inputTags...)
-	for _, t := range tags {
-		if t == checks.OutOfContractTag {
-			return "the scenario's input comes from no conforming client"
-		}
+	if slices.Contains(tags, checks.OutOfContractTag) {
+		return "the scenario says its input comes from no conforming client (" + checks.OutOfContractTag + ")"
 	}
+	if step, ok := w.inputWhy[checks.OutOfContractTag]; ok {
+		return fmt.Sprintf("no conforming client sends what the step %q sends", step)
+	}
+	tags = append(slices.Clip(tags), w.inputTags...)
 	for _, tr := range checks.Traits {
 		if slices.Contains(tags, tr.Tag) && w.info != nil && w.info.Features.Contract.Declares(tr.Contract) {
 			return fmt.Sprintf("%s, which the target's declared delivery contract (%s) excludes", tr.What, tr.Contract)

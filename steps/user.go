@@ -10,6 +10,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/model"
 )
 
@@ -30,8 +31,15 @@ func (u *user) response(callID string, approved bool, reason string) (model.Part
 		return model.Part{}, err
 	}
 	p := model.ApprovalResponse(req.ApprovalID, approved, reason)
-	if call, ok := model.IndexOf(w.history).Call(req.ToolCallID); ok && call.ProviderExecuted {
+	ix := model.IndexOf(w.history)
+	if call, ok := ix.Call(req.ToolCallID); ok && call.ProviderExecuted {
 		p.ProviderExecuted = true
+	}
+	if len(ix.Responses[req.ApprovalID]) > 0 || len(ix.Results[req.ToolCallID]) > 0 {
+		// A conforming client answers an approval once: an answer sent again
+		// for one already answered, or for a call that has its result, is a
+		// re-sent (consumed) answer.
+		w.markInput(checks.OutOfContractTag)
 	}
 	return p, nil
 }

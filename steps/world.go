@@ -121,6 +121,8 @@ type world struct {
 	// inputTags are the tags the scenario's user actions gave its input
 	// (markInput).
 	inputTags []string
+	// inputWhy names, for each input tag, the step that gave it.
+	inputWhy map[string]string
 }
 
 func newWorld(s *Suite, info *target.Info) *world {
