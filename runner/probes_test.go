@@ -78,6 +78,11 @@ func TestVacuityProbes(t *testing.T) {
 			if failed == 0 {
 				t.Errorf("no scenario failed")
 			}
+			// Graded by harm, a vacuous target is still never certified:
+			// some MUST check fails with the harm the run shows.
+			if r := run.Result(); r != report.ResultFail {
+				t.Errorf("the run's result is %s; a probe that %s must fail certification (MUST checks failed: %v)", r, p.What, run.FailedMustChecks())
+			}
 			t.Logf("%v", run.ScenarioTotals())
 		})
 	}

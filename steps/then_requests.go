@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"encoding/json"
+
 	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/simulator"
@@ -37,7 +38,16 @@ func (t *then) approvalRequested(_ context.Context, ids string) error {
 	}
 	if len(missing) > 0 {
 		t.world().markUnasked(last.N, missing)
-		return fmt.Errorf("the turn asked no approval for %s (its messages: %s)", strings.Join(missing, ", "), summarize(last.Response.Messages))
+		err := fmt.Errorf("the turn asked no approval for %s (its messages: %s)", strings.Join(missing, ", "), summarize(last.Response.Messages))
+		if last.LastModelCall < last.FirstModelCall {
+			// The turn never called the model: the user's message that was
+			// to lead to the call never reached it.
+			return harmed(checks.Lost, fmt.Errorf("%w: the turn never called the model, so the user's message is lost", err))
+		}
+		// Asking in a later turn (one approval at a time) loses nothing;
+		// a call never asked and never answered shows its harm where its
+		// missing result is read (REQ-06, WIRE-01, PRE-01).
+		return harmless(err)
 	}
 	return nil
 }
