@@ -217,6 +217,7 @@ var all = []Mutant{
 		also("PRE-01", "approved calls after the denied one never run").
 		also("PRE-09", "the batch is not resolved past its first denial").
 		also("PART-02", "approved calls after a denial never run (independent policy)").
+		also("PRE-13", "a call approved before the denied one has run, and its result is left out with the rest of the step: a side effect whose result is lost").
 		also("WIRE-01", "the calls left without results dangle in the prompt"),
 	mutant("reruns-approved-on-partial-denial", fault.RerunApprovedOnPartialDenial, []string{"PART-02"},
 		"runs the approved calls of a partly denied step twice", "seed 003").
