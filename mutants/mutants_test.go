@@ -109,3 +109,25 @@ func TestLoadNamesTheBadFile(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// Without the Go toolchain a mutant cannot be built: the error says so.
+func TestBuilderNeedsTheGoToolchain(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := NewBuilder()
+	if err == nil || !strings.Contains(err.Error(), "needs the Go toolchain") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// Outside the kit's source tree, the tree this package was compiled from
+// is found.
+func TestSourceTreeFromElsewhere(t *testing.T) {
+	t.Chdir(t.TempDir())
+	root, err := SourceTree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !isTree(root) {
+		t.Errorf("%s is not the kit's tree", root)
+	}
+}
