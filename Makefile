@@ -25,12 +25,14 @@ conformance: build
 conformance-http: build
 	bin/conformance run --reference --over-http --report reports
 
-## mutants: run the suite against every mutant of the reference and print the mutation score
+## mutants: build every hand-written mutant (mutants/NAME.patch laid over the
+## reference with go build -overlay: needs the Go toolchain), run the suite
+## against each and print the mutation score
 mutants: build
 	bin/conformance mutants --run
 
-## mutation: machine-made mutants (gremlins, pinned below) of reference/*.go and
-## reference/chatclient, each judged by the whole conformance suite in-process
+## mutation: machine-made mutants (gremlins, pinned below) of reference/*.go,
+## reference/chatclient and reference/chatserver, each judged by the whole conformance suite in-process
 ## under both denial policies (reference/internal/mutationsuite); writes the score
 ## and every survivor to docs/mutation.md, gremlins' results to reports/mutation/,
 ## and fails on a survivor neither killed nor listed, with its reason, in
@@ -43,7 +45,7 @@ MUTATION_WORKERS ?= 2
 # arithmetic, and they turn every &T{...} into code that does not compile).
 MUTATION_FLAGS := --tags mutation --workers $(MUTATION_WORKERS) --timeout-coefficient 10 \
 	--invert-logical --invert-loopctrl --invert-assignments --remove-self-assignments \
-	--exclude-files '^(chatserver|mutants|probes|internal)/'
+	--exclude-files '^internal/'
 mutation:
 	GOBIN=$(CURDIR)/bin $(GO) install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)
 	@mkdir -p reports/mutation
@@ -59,9 +61,13 @@ mutation:
 TEST_TIMEOUT ?= 15m
 # The mutation tests run the suite once per mutant (TestMutantsAreCaught
 # and TestMutantsAreCaughtOverHTTP: the scenarios of its checks;
-# TestMutantCollateral: all of it). They run after the rest, with the race
-# detector too, SWEEP_PARALLEL mutants at once: a suite run mostly waits
-# (slow tools hold each run 25 ms), so more runs than processors fit.
+# TestMutantCollateral: all of it). Each mutant is a program of its own,
+# built once per test process (go build -overlay; the build cache keeps
+# every package it does not change), at most one build per processor at
+# once. They run after the rest, the test process with the race detector
+# (the mutant programs without), SWEEP_PARALLEL mutants at once: a suite
+# run mostly waits (slow tools hold each run 25 ms), so more runs than
+# processors fit.
 SWEEPS := ^TestMutant
 SWEEP_PARALLEL ?= 8
 

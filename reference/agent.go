@@ -37,7 +37,6 @@ import (
 
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
 // Call is a tool call handed to a tool or a policy.
@@ -193,9 +192,10 @@ func WithToolErrorsFailTheTurn() Option { return func(a *Agent) { a.toolErrorsFa
 // (untypedResults).
 func WithUntypedResults() Option { return func(a *Agent) { a.untyped = true } }
 
-// WithFaults makes the agent a mutant carrying the given bugs. Only the
-// mutants package can name a fault set.
-func WithFaults(f fault.Set) Option { return func(a *Agent) { a.faults = f } }
+// WithoutDenialReasons makes every denial result reasonless, as an SDK
+// whose approval API takes no reason gives it: allowed, when declared
+// (noDenialReasons).
+func WithoutDenialReasons() Option { return func(a *Agent) { a.noReasons = true } }
 
 // Agent is the reference agent runtime. It is safe for concurrent use; the
 // only state it keeps across turns is the ledger of executed approvals.
@@ -205,13 +205,14 @@ type Agent struct {
 	maxSteps int
 	newID    func() string
 	ledger   *ledger
-	faults   fault.Set
-	// refuseOrphans and lenient are allowed variants (WithOrphansRefused,
-	// WithLenientDecoding).
+	// The variants the rules allow (WithOrphansRefused,
+	// WithLenientDecoding, WithToolErrorsFailTheTurn, WithUntypedResults,
+	// WithoutDenialReasons).
 	refuseOrphans  bool
 	lenient        bool
 	toolErrorsFail bool
 	untyped        bool
+	noReasons      bool
 }
 
 // New returns an agent.
@@ -229,14 +230,11 @@ func New(opts ...Option) *Agent {
 	if a.ledger == nil {
 		a.ledger = newLedger(10000)
 	}
-	if a.faults.Has(fault.ConstantApprovalIDs) {
-		a.newID = func() string { return "approval" }
-	}
 	return a
 }
 
 // Fresh returns an agent configured as a (policy, step limit, ids,
-// faults) with none of its state: an empty ledger of the same size and a
+// variants) with none of its state: an empty ledger of the same size and a
 // signing key of its own. A server keeps one per conversation, so that no
 // conversation sees another's approvals.
 func (a *Agent) Fresh() *Agent {

@@ -2,21 +2,14 @@ package reference
 
 import (
 	"encoding/json"
-	"regexp"
 
 	"github.com/approval-conformance-kit/ack/model"
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
 // DecodeHistory decodes a conversation as the reference runtime accepts it
 // from a client: strictly. A malformed approval (a wrong type, a missing id)
 // is an *Error with code InvalidMessages that names the message and field.
 func (a *Agent) DecodeHistory(data []byte) ([]model.Message, error) {
-	if a.faults.Has(fault.LenientApproved) {
-		// The mutant reads "approved" the way a careless JavaScript check
-		// does: any non-empty string counts as true.
-		data = quotedApproved.ReplaceAll(data, []byte(`"approved":true`))
-	}
 	if a.lenient {
 		data = dropUnknownFields(data)
 	}
@@ -26,8 +19,6 @@ func (a *Agent) DecodeHistory(data []byte) ([]model.Message, error) {
 	}
 	return msgs, nil
 }
-
-var quotedApproved = regexp.MustCompile(`"approved"\s*:\s*"[^"]+"`)
 
 // knownFields are the fields of the canonical model a part may carry.
 var knownFields = map[string]bool{

@@ -1,9 +1,6 @@
 package reference
 
-import (
-	"github.com/approval-conformance-kit/ack/model"
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
-)
+import "github.com/approval-conformance-kit/ack/model"
 
 // prompt builds what the model receives from the conversation:
 //
@@ -18,7 +15,6 @@ import (
 func (r *run) prompt() []model.Message {
 	h := r.history
 	ix := model.IndexOf(h)
-	faults := r.agent.faults
 	out := make([]model.Message, 0, len(h)+1)
 	placed := map[string]bool{}
 
@@ -30,7 +26,7 @@ func (r *run) prompt() []model.Message {
 			msg := model.Message{Role: m.Role, ID: m.ID, ProviderOptions: m.ProviderOptions}
 			var calls []string
 			for _, p := range m.Content {
-				if p.Type == model.PartToolApprovalRequest && !faults.Has(fault.KeepApprovalParts) {
+				if p.Type == model.PartToolApprovalRequest {
 					continue
 				}
 				if p.Type == model.PartToolCall && !p.ProviderExecuted {
@@ -41,14 +37,11 @@ func (r *run) prompt() []model.Message {
 			if len(msg.Content) > 0 {
 				out = append(out, msg)
 			}
-			if faults.Has(fault.NoResultPlacement) {
-				continue
-			}
 			results := model.Message{Role: model.RoleTool}
 			for _, id := range calls {
 				if res, ok := ix.Result(id); ok && !placed[id] {
 					placed[id] = true
-					results.Content = append(results.Content, r.historicResult(res))
+					results.Content = append(results.Content, res.Clone())
 				}
 			}
 			if len(results.Content) > 0 {
@@ -57,15 +50,12 @@ func (r *run) prompt() []model.Message {
 		case model.RoleTool:
 			msg := model.Message{Role: m.Role, ID: m.ID, ProviderOptions: m.ProviderOptions}
 			for _, p := range m.Content {
-				switch p.Type {
-				case model.PartToolResult:
-					if faults.Has(fault.NoResultPlacement) {
-						msg.Content = append(msg.Content, r.historicResult(p))
-					}
-				case model.PartToolApprovalResponse:
-					if q, keep := r.forwardResponse(ix, p); keep {
-						msg.Content = append(msg.Content, q)
-					}
+				// A result was placed after its call above.
+				if p.Type != model.PartToolApprovalResponse {
+					continue
+				}
+				if q, keep := r.forwardResponse(ix, p); keep {
+					msg.Content = append(msg.Content, q)
 				}
 			}
 			if len(msg.Content) > 0 {
@@ -76,53 +66,19 @@ func (r *run) prompt() []model.Message {
 	return out
 }
 
-// forwardResponse decides whether an approval response reaches the model.
+// forwardResponse decides whether an approval response reaches the model:
+// only the answer to a provider-executed call does (the provider runs the
+// call), flagged providerExecuted whatever the client sent.
 func (r *run) forwardResponse(ix *model.Index, p model.Part) (model.Part, bool) {
-	faults := r.agent.faults
 	req, ok := ix.Request(p.ApprovalID)
 	if !ok {
-		return p.Clone(), faults.Has(fault.ForwardOrphans)
+		return model.Part{}, false // an orphan response
 	}
 	call, ok := ix.Call(req.ToolCallID)
-	if ok && call.ProviderExecuted {
-		if !p.ProviderExecuted && faults.Has(fault.DropUnflaggedProviderApproval) {
-			return p, false
-		}
-		q := p.Clone()
-		q.ProviderExecuted = true
-		if !p.Approved && faults.Has(fault.UnflaggedDenialStaysUnflagged) {
-			q.ProviderExecuted = p.ProviderExecuted // the mutant flags approvals only
-		}
-		return q, true
+	if !ok || !call.ProviderExecuted {
+		return model.Part{}, false
 	}
-	if !ok {
-		return p.Clone(), faults.Has(fault.ForwardOrphans)
-	}
-	return p.Clone(), faults.Has(fault.KeepApprovalParts)
-}
-
-// historicResult returns a result as the model sees it. The clean runtime
-// keeps it as it is; a mutant rewrites old denials as error text.
-func (r *run) historicResult(p model.Part) model.Part {
 	q := p.Clone()
-	if r.agent.faults.Has(fault.RewriteOldDenials) && q.Output != nil && q.Output.Type == model.OutputExecutionDenied && !r.addedResult(q.ToolCallID) {
-		reason := q.Output.Reason
-		if reason == "" {
-			reason = DefaultDenialReason
-		}
-		q.Output = model.ErrorTextOutput(reason)
-	}
-	return q
-}
-
-// addedResult reports whether this turn produced the result for the call.
-func (r *run) addedResult(toolCallID string) bool {
-	for _, m := range r.added {
-		for _, p := range m.Content {
-			if p.Type == model.PartToolResult && p.ToolCallID == toolCallID {
-				return true
-			}
-		}
-	}
-	return false
+	q.ProviderExecuted = true
+	return q, true
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/approval-conformance-kit/ack/model"
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
 // decision is an answered approval of a local call still without a result.
@@ -19,14 +18,11 @@ type decision struct {
 	callPos    int // position of the call in the conversation's call order
 	approved   bool
 	reason     string
-	duplicates int // further responses that agreed with the first
 }
 
 // plan is what pre-resolution will do.
 type plan struct {
 	decisions []*decision
-	// providerRuns are provider-executed calls a mutant runs locally.
-	providerRuns []model.Part
 }
 
 // collect matches approval responses to requests and decides, per call, what
@@ -43,54 +39,13 @@ func (r *run) collect() (*plan, error) {
 		position[id] = i
 	}
 
-	requests := map[string]model.Loc{}
-	lastAssistant := -1
-	for i, m := range h {
-		if m.Role == model.RoleAssistant {
-			lastAssistant = i
-		}
-	}
-	for id, loc := range ix.Requests {
-		if r.agent.faults.Has(fault.LastAssistantOnly) && loc.Message != lastAssistant {
-			continue
-		}
-		requests[id] = loc
-	}
-
 	byCall := map[string]*decision{}
 	var order []*decision
-	var providerRuns []model.Part
-	firstInMessage := map[int]bool{}
-	lastTool := -1
-	for i, m := range h {
-		if m.Role == model.RoleTool {
-			lastTool = i
-		}
-	}
-	firstMsg := map[string]int{} // the message of a call's first answer
 	for _, loc := range ix.ResponseOrder {
-		if r.agent.faults.Has(fault.LastToolMessageOnly) && loc.Message != lastTool {
-			continue
-		}
-		if r.agent.faults.Has(fault.FirstResponseOnly) {
-			if firstInMessage[loc.Message] {
-				continue
-			}
-			firstInMessage[loc.Message] = true
-		}
 		resp := ix.Part(loc)
-		reqLoc, ok := requests[resp.ApprovalID]
-		if !ok && r.agent.faults.Has(fault.CallIDAsApprovalID) {
-			// The mutant confuses approval ids with tool call ids.
-			if req, found := ix.RequestForCall(resp.ApprovalID); found {
-				reqLoc, ok = requests[req.ApprovalID]
-			}
-		}
-		if !ok && len(ix.ResponseOrder) == 1 && r.agent.faults.Has(fault.StrayAnswerTakesLatest) {
-			reqLoc, ok = latestOpenRequest(ix, requests)
-		}
+		reqLoc, ok := ix.Requests[resp.ApprovalID]
 		if !ok {
-			if r.agent.refuseOrphans || r.agent.faults.Has(fault.StrayResponseBlocks) {
+			if r.agent.refuseOrphans {
 				return nil, &Error{Code: InvalidApproval, Message: fmt.Sprintf(
 					"approval response %s (messages[%d]) matches no approval request of this conversation", resp.ApprovalID, loc.Message)}
 			}
@@ -102,31 +57,12 @@ func (r *run) collect() (*plan, error) {
 			continue // a request without a call
 		}
 		if call.ProviderExecuted {
-			if resp.Approved && r.agent.faults.Has(fault.RunProviderExecuted) {
-				providerRuns = append(providerRuns, call)
-			}
 			continue // the provider's own approval: forwarded, never run here
 		}
-		resolved := false
-		for _, res := range ix.Results[call.ToolCallID] {
-			if r.agent.faults.Has(fault.ResultBeforeAnswerIgnored) && res.Message != loc.Message && res.Message > lastAssistant {
-				continue // the mutant reads results in the answer's message and in earlier turns only
-			}
-			if !r.agent.faults.Has(fault.ResultInSameMessageIgnored) || res.Message < loc.Message {
-				resolved = true
-			}
-		}
-		if resolved && !r.agent.faults.Has(fault.ReexecuteResolved) {
+		if len(ix.Results[call.ToolCallID]) > 0 {
 			continue // already has a result: never run again
 		}
 		d, seen := byCall[call.ToolCallID]
-		if seen && r.agent.faults.Has(fault.ConflictAcrossMessagesBoth) && firstMsg[call.ToolCallID] != loc.Message && d.approved != resp.Approved {
-			// The mutant decides each message on its own.
-			seen = false
-		}
-		if !seen {
-			firstMsg[call.ToolCallID] = loc.Message
-		}
 		if !seen {
 			d = &decision{approvalID: req.ApprovalID, request: req, call: call, callMsg: ix.Calls[call.ToolCallID].Message,
 				callPos: position[call.ToolCallID], approved: resp.Approved, reason: resp.Reason}
@@ -134,8 +70,7 @@ func (r *run) collect() (*plan, error) {
 			order = append(order, d)
 			continue
 		}
-		switch {
-		case d.approved != resp.Approved:
+		if d.approved != resp.Approved {
 			// Conflicting answers for one call: fail safe, deny.
 			if d.approved {
 				d.reason = resp.Reason
@@ -144,82 +79,34 @@ func (r *run) collect() (*plan, error) {
 			if d.reason == "" {
 				d.reason = "conflicting approval responses"
 			}
-		default:
-			d.duplicates++
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].callPos < order[j].callPos })
-	p := &plan{decisions: order, providerRuns: providerRuns}
+	p := &plan{decisions: order}
 
-	noToolkit := len(r.turn.Tools) == 0
-	if r.agent.faults.Has(fault.EmptyToolkitUnchecked) {
-		noToolkit = r.turn.Tools == nil
-	}
-	if len(p.decisions) > 0 && noToolkit && !r.agent.faults.Has(fault.NoToolkitCheck) {
+	if len(p.decisions) > 0 && len(r.turn.Tools) == 0 {
 		names := make([]string, len(p.decisions))
 		for i, d := range p.decisions {
 			names[i] = d.call.ToolName
 		}
 		return nil, toolkitRequired(names)
 	}
-	if !r.agent.faults.Has(fault.NoSignatureCheck) {
-		for _, d := range p.decisions {
-			if r.agent.faults.Has(fault.ExemptForgeryUnchecked) && r.policyExempts(d) {
-				continue // the mutant verifies only what its policy would ask about
-			}
-			if d.approved && !r.agent.verify(d.request.Signature, d.approvalID, d.call.ToolCallID, d.call.ToolName, d.call.Input) {
-				return nil, &Error{Code: InvalidApproval, Message: fmt.Sprintf(
-					"approval %s for call %s (%s) was not issued by this runtime, or the call changed after it was issued: its signature does not match",
-					d.approvalID, d.call.ToolCallID, d.call.ToolName)}
-			}
+	for _, d := range p.decisions {
+		if d.approved && !r.agent.verify(d.request.Signature, d.approvalID, d.call.ToolCallID, d.call.ToolName, d.call.Input) {
+			return nil, &Error{Code: InvalidApproval, Message: fmt.Sprintf(
+				"approval %s for call %s (%s) was not issued by this runtime, or the call changed after it was issued: its signature does not match",
+				d.approvalID, d.call.ToolCallID, d.call.ToolName)}
 		}
 	}
-	if !r.agent.faults.Has(fault.ValidateLate) && !r.agent.faults.Has(fault.SkipUnknownTool) && len(r.turn.Tools) > 0 {
+	if len(r.turn.Tools) > 0 {
 		if err := r.checkToolsExist(p); err != nil {
 			return nil, err
-		}
-	}
-	if r.agent.faults.Has(fault.RunUnanswered) {
-		// The mutant takes a call still waiting for its answer as approved.
-		for _, id := range ix.CallOrder {
-			call, _ := ix.Call(id)
-			req, hasReq := ix.RequestForCall(id)
-			_, hasResult := ix.Result(id)
-			if _, decided := byCall[id]; decided || !hasReq || hasResult || call.ProviderExecuted {
-				continue
-			}
-			d := &decision{approvalID: req.ApprovalID, request: req, call: call, callMsg: ix.Calls[id].Message, callPos: position[id], approved: true}
-			byCall[id] = d
-			p.decisions = append(p.decisions, d)
 		}
 	}
 	if err := r.checkAllAnswered(ix, byCall); err != nil {
 		return nil, err
 	}
 	return p, nil
-}
-
-// latestOpenRequest is the request of the latest call still without a
-// result: what a mutant takes a lone stray answer to mean.
-func latestOpenRequest(ix *model.Index, requests map[string]model.Loc) (model.Loc, bool) {
-	var best model.Loc
-	found := false
-	for _, loc := range requests {
-		if _, done := ix.Result(ix.Part(loc).ToolCallID); done {
-			continue
-		}
-		if !found || loc.Message > best.Message || (loc.Message == best.Message && loc.Part > best.Part) {
-			best, found = loc, true
-		}
-	}
-	return best, found
-}
-
-// policyExempts reports whether the call's dynamic policy, asked again,
-// needs no approval for it.
-func (r *run) policyExempts(d *decision) bool {
-	tool, ok := r.tools[d.call.ToolName]
-	return ok && tool.Approval.kind == "dynamic" && !r.needsApproval(context.Background(), tool, d.call, r.history)
 }
 
 func (r *run) checkToolsExist(p *plan) error {
@@ -294,58 +181,21 @@ func (r *run) resolve(ctx context.Context, p *plan) error {
 		if !d.approved {
 			outputs[i] = r.denialOutput(d.reason)
 			denied[d.callMsg] = true
-			if r.agent.faults.Has(fault.ExecuteDenied) {
-				if tool, ok := r.tools[d.call.ToolName]; ok {
-					jobs = append(jobs, job{run: func(ctx context.Context) { r.execute(ctx, tool, d.call) }})
-				}
-			}
 			continue
 		}
-		if denied[d.callMsg] {
-			switch {
-			case r.agent.faults.Has(fault.LostResultsOnPartialDenial):
-				continue // the rest of the step is never processed
-			case r.denialPolicy() == AbortRemaining && r.agent.faults.Has(fault.WrongSkipText):
-				outputs[i] = model.ErrorTextOutput("Error: Tool execution skipped.")
-				continue
-			case r.denialPolicy() == AbortRemaining:
-				outputs[i] = model.ErrorTextOutput(SkippedText)
-				continue
-			}
+		if denied[d.callMsg] && r.denialPolicy() == AbortRemaining {
+			outputs[i] = model.ErrorTextOutput(SkippedText)
+			continue
 		}
 		tool, ok := r.tools[d.call.ToolName]
 		if !ok {
-			continue // SkipUnknownTool or ValidateLate mutants; the clean runtime refused earlier
-		}
-		runs := 1
-		if r.agent.faults.Has(fault.DoubleExecuteDuplicates) {
-			runs += d.duplicates
-		}
-		if r.agent.faults.Has(fault.ExecuteTwice) {
-			runs++
-		}
-		if r.agent.faults.Has(fault.RerunApprovedOnPartialDenial) && r.stepHasDenial(p, d.callMsg) {
-			runs++
+			continue // collect refused an approved call to a missing tool
 		}
 		jobs = append(jobs, job{run: func(ctx context.Context) {
-			outputs[i] = r.executeApproved(ctx, tool, d, runs)
+			outputs[i] = r.executeApproved(ctx, tool, d)
 		}})
 	}
-	for _, call := range p.providerRuns {
-		if tool, ok := r.tools[call.ToolName]; ok {
-			call := call
-			jobs = append(jobs, job{run: func(ctx context.Context) { r.execute(ctx, tool, call) }})
-		}
-	}
-	if r.agent.faults.Has(fault.ValidateLate) {
-		// The mutant runs what it can first and validates afterwards.
-		r.runJobs(ctx, jobs)
-		if err := r.checkToolsExist(p); err != nil {
-			return err
-		}
-	} else {
-		r.runJobs(ctx, jobs)
-	}
+	r.runJobs(ctx, jobs)
 	if err := ctx.Err(); err != nil {
 		return &Error{Code: Other, Message: "turn canceled while running approved tools", Err: err}
 	}
@@ -361,10 +211,6 @@ func (r *run) resolve(ctx context.Context, p *plan) error {
 		return nil
 	}
 	msg := model.Message{Role: model.RoleTool, Content: parts}
-	if r.agent.faults.Has(fault.ResultsAfterModelCall) {
-		r.deferred = &msg
-		return nil
-	}
 	return r.addResults(msg)
 }
 
@@ -376,41 +222,9 @@ func (r *run) denialPolicy() DenialPolicy {
 	return r.agent.denial
 }
 
-func (r *run) stepHasDenial(p *plan, msg int) bool {
-	for _, d := range p.decisions {
-		if d.callMsg == msg && !d.approved {
-			return true
-		}
-	}
-	return false
-}
-
 // addResults appends a tool message of results and emits their events.
 func (r *run) addResults(msg model.Message) error {
-	if r.agent.faults.Has(fault.DenialsMissingFromTurn) {
-		// The model gets every result; the turn reports (and streams)
-		// only those that are not denials.
-		r.history = append(r.history, msg)
-		kept := model.Message{Role: msg.Role}
-		for _, p := range msg.Content {
-			if p.Output == nil || p.Output.Type != model.OutputExecutionDenied {
-				kept.Content = append(kept.Content, p)
-			}
-		}
-		if len(kept.Content) == 0 {
-			return nil
-		}
-		r.added = append(r.added, kept)
-		msg = kept
-	} else {
-		r.append(msg)
-	}
-	if r.agent.faults.Has(fault.DuplicateResultsMessage) {
-		r.added = append(r.added, msg) // the turn reports it twice; the prompt holds it once
-	}
-	if r.agent.faults.Has(fault.StreamDropsResultEvents) {
-		return nil
-	}
+	r.append(msg)
 	for _, part := range msg.Content {
 		if err := r.emit(model.PartEvent(part)); err != nil {
 			return err
@@ -419,36 +233,25 @@ func (r *run) addResults(msg model.Message) error {
 	return nil
 }
 
+// denialOutput is the result of a denied call: an execution-denied output
+// with the user's reason or, untyped, a text result saying it.
 func (r *run) denialOutput(reason string) *model.ToolOutput {
-	switch {
-	case r.agent.faults.Has(fault.DenialAsText):
-		return model.TextOutput("denied")
-	case r.agent.faults.Has(fault.DropDenialReason):
-		return model.DeniedOutput("")
-	case r.agent.untyped:
-		if reason == "" {
-			return model.TextOutput("Tool execution was denied by the user.")
-		}
-		return model.TextOutput("Tool execution was denied by the user: " + reason)
+	if r.agent.noReasons {
+		reason = ""
 	}
-	return model.DeniedOutput(reason)
+	if !r.agent.untyped {
+		return model.DeniedOutput(reason)
+	}
+	if reason == "" {
+		return model.TextOutput("Tool execution was denied by the user.")
+	}
+	return model.TextOutput("Tool execution was denied by the user: " + reason)
 }
 
 // executeApproved runs an approved call once, unless the ledger shows the
 // approval already ran (a replay or a duplicate).
-func (r *run) executeApproved(ctx context.Context, tool Tool, d *decision, runs int) *model.ToolOutput {
-	if r.agent.faults.Has(fault.NoReplayLedger) {
-		var out *model.ToolOutput
-		for i := 0; i < runs; i++ {
-			out = r.execute(ctx, tool, d.call)
-		}
-		return out
-	}
-	key := d.approvalID
-	if r.agent.faults.Has(fault.LedgerKeyedByAction) {
-		key = d.call.ToolName + "\n" + string(canonicalJSON(d.call.Input)) // the mutant's key: the action, not the approval
-	}
-	prior, seen, record, err := r.agent.ledger.claim(ctx, key)
+func (r *run) executeApproved(ctx context.Context, tool Tool, d *decision) *model.ToolOutput {
+	prior, seen, record, err := r.agent.ledger.claim(ctx, d.approvalID)
 	if err != nil {
 		return model.ErrorTextOutput("Error: " + err.Error())
 	}
@@ -460,8 +263,6 @@ func (r *run) executeApproved(ctx context.Context, tool Tool, d *decision, runs 
 	}
 	var out *model.ToolOutput
 	defer func() { record(out) }()
-	for i := 0; i < runs; i++ {
-		out = r.execute(ctx, tool, d.call)
-	}
+	out = r.execute(ctx, tool, d.call)
 	return out
 }

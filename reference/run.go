@@ -11,7 +11,6 @@ import (
 	"github.com/approval-conformance-kit/ack/jsonschema"
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
 // run is the state of one turn.
@@ -28,12 +27,9 @@ type run struct {
 	history     []model.Message // the conversation, growing as the turn adds to it
 	added       []model.Message // what the turn added
 	usage       llm.Usage
-	deferred    *model.Message // results a mutant holds back until after the model call
-	policyCache map[string]bool
 
 	failMu   sync.Mutex
 	toolFail error // the first tool failure, when tool failures fail the turn
-	step     int   // the step under way, from 0
 }
 
 // failed returns the turn error of a failed tool, when the agent fails the
@@ -59,14 +55,13 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	late := r.agent.faults.Has(fault.LateResolution) || (r.mode == "stream" && r.agent.faults.Has(fault.StreamSkipsResolution))
-	if !late {
-		if err := r.resolve(ctx, p); err != nil {
-			return nil, err
-		}
-		if err := r.failed(); err != nil {
-			return nil, err
-		}
+	// Pre-resolution: the answered calls get their results before the model
+	// is called.
+	if err := r.resolve(ctx, p); err != nil {
+		return nil, err
+	}
+	if err := r.failed(); err != nil {
+		return nil, err
 	}
 	maxSteps := r.turn.MaxSteps
 	if maxSteps <= 0 {
@@ -74,27 +69,13 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 	}
 	res := &Result{}
 	for step := 0; step < maxSteps; step++ {
-		r.step = step
 		prompt := r.prompt()
 		if err := r.emit(model.Event{Type: model.EventStartStep}); err != nil {
 			return nil, err
 		}
-		resp, modelErr := r.callModel(ctx, prompt)
-		if late && step == 0 {
-			// The bug of seed 000: approvals are resolved only after the
-			// model has been called.
-			if err := r.resolve(ctx, p); err != nil && modelErr == nil {
-				return nil, err
-			}
-		}
-		if r.deferred != nil {
-			if err := r.addResults(*r.deferred); err != nil {
-				return nil, err
-			}
-			r.deferred = nil
-		}
-		if modelErr != nil {
-			return nil, modelErr
+		resp, err := r.callModel(ctx, prompt)
+		if err != nil {
+			return nil, err
 		}
 		res.Steps++
 		r.usage.InputTokens += resp.Usage.InputTokens
@@ -111,9 +92,6 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 		if pending > 0 {
 			finish = llm.FinishToolCalls
 		}
-		if pending > 0 && resp.FinishReason != "" && r.agent.faults.Has(fault.KeepsModelFinishReason) {
-			finish = resp.FinishReason // the mutant keeps what the model said
-		}
 		if finish == "" {
 			finish = llm.FinishStop
 		}
@@ -121,7 +99,7 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 		res.FinishReason = finish
-		if pending > 0 && !r.agent.faults.Has(fault.ContinueAfterApproval) {
+		if pending > 0 {
 			break
 		}
 		if !ranLocal && pending == 0 {
@@ -167,9 +145,6 @@ func (r *run) append(m model.Message) {
 
 func (r *run) emit(ev model.Event) error {
 	if r.yield == nil {
-		return nil
-	}
-	if ev.Type == model.EventToolApprovalRequest && r.agent.faults.Has(fault.DropApprovalEvents) {
 		return nil
 	}
 	if err := r.yield(ev); err != nil {
@@ -280,18 +255,9 @@ func (r *run) handleCalls(ctx context.Context, prompt []model.Message, resp *llm
 		req.Signature = r.agent.sign(id, part.ToolCallID, part.ToolName, part.Input)
 		requests = append(requests, req)
 		pending++
-		if r.agent.faults.Has(fault.RunBeforeApproval) || (r.step > 0 && r.agent.faults.Has(fault.LaterStepRunsUnapproved)) {
-			r.execute(ctx, tool, part)
-		}
 		pl.pending = true
 	}
 	assistant.Content = append(assistant.Content, requests...)
-	if len(requests) > 0 && r.agent.faults.Has(fault.RequestsInOwnMessage) {
-		// The mutant returns the requests in an assistant message of their own.
-		assistant.Content = assistant.Content[:len(assistant.Content)-len(requests)]
-		r.append(assistant)
-		assistant = model.Message{Role: model.RoleAssistant, Content: requests}
-	}
 	r.append(assistant)
 	for _, req := range requests {
 		if err := r.emit(model.PartEvent(req)); err != nil {
@@ -308,20 +274,9 @@ func (r *run) handleCalls(ctx context.Context, prompt []model.Message, resp *llm
 			continue
 		case pl.output != nil:
 			outputs[i] = pl.output
-		case pending > 0 && r.agent.faults.Has(fault.DropUnapprovedSibling):
-			continue
 		default:
-			runs := 1
-			if r.agent.faults.Has(fault.ExecuteTwice) {
-				runs++
-			}
 			jobs = append(jobs, job{run: func(ctx context.Context) {
-				for n := 0; n < runs; n++ {
-					outputs[i] = r.execute(ctx, pl.tool, pl.call)
-				}
-				if o := outputs[i]; o != nil && o.Type == model.OutputErrorText && r.agent.faults.Has(fault.DropsFailedFreeCall) {
-					outputs[i] = nil // the mutant reports nothing for a free tool that failed
-				}
+				outputs[i] = r.execute(ctx, pl.tool, pl.call)
 			}})
 			ranLocal = true
 		}
@@ -371,50 +326,14 @@ func (r *run) needsApproval(ctx context.Context, tool Tool, call model.Part, pro
 	default:
 		return false
 	}
-	if r.agent.faults.Has(fault.PolicyCachedPerTool) {
-		if v, ok := r.policyCache[tool.Name]; ok {
-			return v
-		}
-	}
-	msgs := model.Clone(prompt)
-	if r.agent.faults.Has(fault.PolicyWithoutMessages) {
-		msgs = nil
-	}
-	if r.agent.faults.Has(fault.PolicySeesCurrentExchange) {
-		msgs = sinceLastAssistant(msgs)
-	}
 	need, err := safePolicy(ctx, tool.Approval.dynamic, PolicyInput{
 		Call:     Call{ToolName: call.ToolName, ToolCallID: call.ToolCallID, Input: call.Input},
-		Messages: msgs,
+		Messages: model.Clone(prompt),
 	})
-	var panicked *policyPanic
 	if err != nil {
-		need = !r.agent.faults.Has(fault.FailOpenPolicy)
-		if errors.As(err, &panicked) && r.agent.faults.Has(fault.PanickingPolicyFailsOpen) {
-			need = false
-		}
-		if r.step > 0 && r.agent.faults.Has(fault.LaterStepPolicyFailsOpen) {
-			need = false
-		}
-	}
-	if r.agent.faults.Has(fault.PolicyCachedPerTool) {
-		if r.policyCache == nil {
-			r.policyCache = map[string]bool{}
-		}
-		r.policyCache[tool.Name] = need
+		return true // fail closed
 	}
 	return need
-}
-
-// sinceLastAssistant returns the messages after the last assistant message:
-// what a mutant takes for the conversation a policy needs.
-func sinceLastAssistant(msgs []model.Message) []model.Message {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == model.RoleAssistant {
-			return msgs[i+1:]
-		}
-	}
-	return msgs
 }
 
 func safePolicy(ctx context.Context, fn PolicyFunc, in PolicyInput) (need bool, err error) {
@@ -447,9 +366,6 @@ func (r *run) execute(ctx context.Context, tool Tool, call model.Part) (out *mod
 	}()
 	val, err := tool.Execute(ctx, Call{ToolName: call.ToolName, ToolCallID: call.ToolCallID, Input: call.Input})
 	if err != nil {
-		if r.agent.faults.Has(fault.DanglingOnToolError) {
-			return nil
-		}
 		if r.agent.toolErrorsFail {
 			r.failMu.Lock()
 			if r.toolFail == nil {
@@ -474,7 +390,7 @@ type job struct{ run func(context.Context) }
 // runJobs runs the jobs, at most the turn's concurrency at once.
 func (r *run) runJobs(ctx context.Context, jobs []job) {
 	limit := r.turn.Concurrency
-	if limit <= 0 || r.agent.faults.Has(fault.IgnoreConcurrency) {
+	if limit <= 0 {
 		limit = len(jobs)
 	}
 	if limit <= 0 {

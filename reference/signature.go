@@ -6,8 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
 // sign binds an approval request to its call: id, tool name and input.
@@ -15,20 +13,15 @@ import (
 func (a *Agent) sign(approvalID, toolCallID, toolName string, input json.RawMessage) string {
 	mac := hmac.New(sha256.New, a.secret)
 	mac.Write([]byte("ack-approval-v1\n"))
-	if a.faults.Has(fault.SignatureIgnoresName) {
-		toolName = ""
-	}
 	mac.Write([]byte(approvalID + "\n" + toolCallID + "\n" + toolName + "\n"))
-	if !a.faults.Has(fault.SignatureIgnoresInput) {
-		mac.Write(canonicalJSON(input))
-	}
+	mac.Write(canonicalJSON(input))
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
 // verify reports whether sig is this agent's signature of the call.
 func (a *Agent) verify(sig, approvalID, toolCallID, toolName string, input json.RawMessage) bool {
 	if sig == "" {
-		return a.faults.Has(fault.UnsignedAccepted)
+		return false
 	}
 	want := a.sign(approvalID, toolCallID, toolName, input)
 	return hmac.Equal([]byte(sig), []byte(want))

@@ -17,10 +17,9 @@ import (
 	"github.com/approval-conformance-kit/ack/jsonschema"
 	"github.com/approval-conformance-kit/ack/lint"
 	"github.com/approval-conformance-kit/ack/model"
-	"github.com/approval-conformance-kit/ack/provider"
+	"github.com/approval-conformance-kit/ack/mutants"
 	"github.com/approval-conformance-kit/ack/record"
 	"github.com/approval-conformance-kit/ack/reference"
-	"github.com/approval-conformance-kit/ack/reference/mutants"
 	"github.com/approval-conformance-kit/ack/regression"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/runner"
@@ -28,6 +27,7 @@ import (
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/simulator/simhttp"
 	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/httptarget"
 	"github.com/approval-conformance-kit/ack/target/inprocess"
 	"github.com/approval-conformance-kit/ack/transcript"
 	"github.com/approval-conformance-kit/ack/wire"
@@ -60,7 +60,7 @@ func (b *buffer) Write(p []byte) (int, error) {
 // whose model sits behind conformance record, and returns the journal:
 // the model asks for two deletions, the user approves them, but for the
 // call deny names.
-func recordConversation(t *testing.T, agent *reference.Agent, p wire.Profile, deny string) []byte {
+func recordConversation(t *testing.T, agent target.Target, p wire.Profile, deny string) []byte {
 	t.Helper()
 	sim, err := simhttp.NewServer()
 	if err != nil {
@@ -83,15 +83,12 @@ func recordConversation(t *testing.T, agent *reference.Agent, p wire.Profile, de
 	}
 	srv := httptest.NewServer(proxy)
 	defer srv.Close()
-	client, err := provider.NewClient(srv.URL+"/c/staging/v1", string(p))
-	if err != nil {
-		t.Fatal(err)
-	}
 	specs := []target.Tool{{Name: "deleteFile", Approval: target.ApprovalAlways, InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}}
 	turn := func(msgs []model.Message) *target.TurnResponse {
 		raw, _ := model.EncodeMessages(msgs)
-		resp, err := inprocess.RunTurn(context.Background(), agent, &target.TurnRequest{Mode: target.Generate,
-			Model: target.ModelEndpoint{API: string(p), Local: client}, Tools: specs, Toolkit: target.ToolkitProvided, Messages: raw, Harness: tools{}})
+		// The agent calls its model through the recording proxy.
+		resp, err := agent.Agent().Turn(context.Background(), &target.TurnRequest{Mode: target.Generate,
+			Model: target.ModelEndpoint{API: string(p), BaseURL: srv.URL + "/c/staging/v1"}, Tools: specs, Toolkit: target.ToolkitProvided, Messages: raw, Harness: tools{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +158,16 @@ func verdict(t *testing.T, yaml []byte, tgt target.Target) []report.Verdict {
 	if err := os.WriteFile(filepath.Join(dir, "regression.yaml"), yaml, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run, err := runner.Run(context.Background(), runner.Options{Target: tgt, NoFeatures: true, NoScenarios: true, ExtraScenarios: []fs.FS{os.DirFS(dir)}})
+	opts := runner.Options{Target: tgt, NoFeatures: true, NoScenarios: true, ExtraScenarios: []fs.FS{os.DirFS(dir)}}
+	if _, overHTTP := tgt.(*httptarget.Target); overHTTP {
+		wiring, err := httptarget.NewWiring("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer wiring.Close()
+		opts.Wiring = wiring
+	}
+	run, err := runner.Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,13 +178,25 @@ func verdict(t *testing.T, yaml []byte, tgt target.Target) []report.Verdict {
 	return out
 }
 
-func mutant(t *testing.T, name string) (*reference.Agent, target.Target) {
+// mutant serves the mutant by its own program (the kit built with its
+// change) for the test's time.
+func mutant(t *testing.T, b *mutants.Builder, name string) target.Target {
 	t.Helper()
 	m, err := mutants.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m.New(), inprocess.New(m.New(), name)
+	srv, err := b.Serve(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ht, err := httptarget.New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ht.Close() })
+	return ht
 }
 
 // TestFromRecording: a conversation recorded in front of a buggy agent
@@ -198,10 +216,15 @@ func TestFromRecording(t *testing.T) {
 		{"lost-results-on-partial-denial", wire.AnthropicMessages, "call_a", "checks: [REQ-01, PRE-01, PRE-02, WIRE-01]", []string{"results: [{call: call_b}]", "{call: call_a, approve: false, reason: keep it}"}},
 		{"late-resolution", wire.OpenAIResponses, "call_b", "checks: [REQ-01, PRE-01, WIRE-01]", []string{"results: [{call: call_a}, {call: call_b}]"}},
 	}
+	b, err := mutants.NewBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
 	for _, c := range cases {
 		t.Run(c.mutant+"/"+string(c.profile), func(t *testing.T) {
-			agent, tgt := mutant(t, c.mutant)
-			journal := recordConversation(t, agent, c.profile, c.deny)
+			tgt := mutant(t, b, c.mutant)
+			journal := recordConversation(t, tgt, c.profile, c.deny)
 			yaml := scenarioOf(t, "staging.jsonl", journal)
 			f, err := scenario.Parse("regression.yaml", yaml)
 			if err != nil {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/approval-conformance-kit/ack/mutants"
 	"github.com/approval-conformance-kit/ack/provider/all"
 	"github.com/approval-conformance-kit/ack/reference"
-	"github.com/approval-conformance-kit/ack/reference/mutants"
 	"github.com/approval-conformance-kit/ack/replay"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/simulator/simhttp"
@@ -36,13 +36,39 @@ func read(t *testing.T, path string) []*transcript.Conversation {
 
 func ref() target.Target { return inprocess.New(reference.New(), "reference") }
 
-func mutant(t *testing.T, name string) target.Target {
+// mutant is the mutant served by its own program (the kit built with its
+// change), replayed over HTTP with a simulator of the test's own.
+func mutant(t *testing.T, name string) replay.Options {
 	t.Helper()
 	m, err := mutants.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return inprocess.New(m.New(), name)
+	b, err := mutants.NewBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	srv, err := b.Serve(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ht, err := httptarget.New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ht.Close() })
+	sim, err := simhttp.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sim.Close() })
+	n := 0
+	return replay.Options{Target: ht, Serve: func(id string, m *simulator.Model) (string, error) {
+		n++
+		return sim.Add(fmt.Sprintf("%s-%d", id, n), m)
+	}}
 }
 
 func run(t *testing.T, c *transcript.Conversation, opts replay.Options) *replay.Result {
@@ -59,7 +85,7 @@ func run(t *testing.T, c *transcript.Conversation, opts replay.Options) *replay.
 // the reference it diverges at the refused call, with both sides.
 func TestReplayReproduces(t *testing.T) {
 	conv := read(t, "../lint/testdata/journal/broken-late-resolution.jsonl")[1]
-	res := run(t, conv, replay.Options{Target: mutant(t, "late-resolution")})
+	res := run(t, conv, mutant(t, "late-resolution"))
 	if res.Divergence != nil || res.Recorded != 2 || res.Replayed != 2 {
 		t.Fatalf("against its own mutant: %d/%d calls, divergence %v, turns %v", res.Recorded, res.Replayed, res.Divergence, res.Turns)
 	}
@@ -113,7 +139,7 @@ func TestReplayRecorded(t *testing.T) {
 					t.Fatalf("%d calls; divergence %v; turns %v", res.Replayed, res.Divergence, res.Turns)
 				}
 			}
-			res := run(t, c, replay.Options{Target: mutant(t, "late-resolution")})
+			res := run(t, c, mutant(t, "late-resolution"))
 			d := res.Divergence
 			if d == nil || d.Call != 2 || !strings.Contains(d.What, "the prompt differs in length: 7 item(s) recorded, 5 replayed") || !strings.Contains(d.Recorded, "#6 tool result for call_a") {
 				t.Fatalf("late resolution: %v", d)
@@ -126,7 +152,7 @@ func TestReplayRecorded(t *testing.T) {
 // there.
 func TestReplayRunsTwice(t *testing.T) {
 	c := read(t, "../lint/testdata/journal/clean-recorded.jsonl")[0]
-	res := run(t, c, replay.Options{Target: mutant(t, "executes-twice")})
+	res := run(t, c, mutant(t, "executes-twice"))
 	d := res.Divergence
 	if d == nil || d.Turn != 2 || !strings.Contains(d.Replayed, "ran 2 times") {
 		t.Fatalf("divergence %v", d)

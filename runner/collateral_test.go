@@ -7,24 +7,24 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/approval-conformance-kit/ack/reference/mutants"
-	"github.com/approval-conformance-kit/ack/target"
-	"github.com/approval-conformance-kit/ack/target/inprocess"
+	"github.com/approval-conformance-kit/ack/mutants"
+	"github.com/approval-conformance-kit/ack/report"
 )
 
 // TestMutantCollateral runs the whole suite against every mutant and pins
 // the checks each fails beyond its targets: each must be one the mutant
-// declares with why its bug truly breaks that check's rule
-// (mutants.Mutant.Collateral), and each declared one must fail. A check
-// that starts or stops failing as collateral is a change of the suite's
-// attribution to look at, not noise.
+// declares with why its bug truly breaks that check's rule (the collateral
+// of its header in mutants/NAME.patch), and each declared one must fail. A
+// check that starts or stops failing as collateral is a change of the
+// suite's attribution to look at, not noise.
 func TestMutantCollateral(t *testing.T) {
 	if os.Getenv("ACK_MUTANT_SWEEP") == "" && testing.Short() {
 		t.Skip("NOTICE: the whole-suite sweep of every mutant is skipped in -short mode")
 	}
-	res, err := RunMutants(context.Background(), mutants.All(), func(m mutants.Mutant) target.Target {
-		return inprocess.New(m.New(), m.Name, inprocess.WithClientOptions(m.ClientOptions()...))
-	}, Options{})
+	b := mutantBuilder(t)
+	res, err := RunMutants(context.Background(), allMutants(t), func(ctx context.Context, m mutants.Mutant) (*report.Run, error) {
+		return b.Run(ctx, m)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestMutantCollateral(t *testing.T) {
 		}
 		for _, c := range r.Also {
 			if _, ok := m.Collateral[c]; !ok {
-				t.Errorf("%s also fails %s, which it does not declare: say why its bug breaks %s's rule (mutants.go), or find the scenario that charges %s wrongly", m.Name, c, c, c)
+				t.Errorf("%s also fails %s, which it does not declare: say why its bug breaks %s's rule (collateral in %s), or find the scenario that charges %s wrongly", m.Name, c, c, m.File, c)
 			}
 		}
 		var declared []string

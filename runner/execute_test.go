@@ -9,10 +9,11 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/approval-conformance-kit/ack/mutants"
 	"github.com/approval-conformance-kit/ack/reference"
-	"github.com/approval-conformance-kit/ack/reference/mutants"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/httptarget"
 	"github.com/approval-conformance-kit/ack/target/inprocess"
 )
 
@@ -96,17 +97,30 @@ func TestSuiteFollowsItsInputs(t *testing.T) {
 // the output is godog's, the verdicts are the same as without it, scenario
 // by scenario, for the reference and for a mutant.
 func TestGodogOutputKeepsTheVerdicts(t *testing.T) {
-	var m mutants.Mutant
-	for _, x := range mutants.All() {
-		if x.Name == "executes-twice" {
-			m = x
-		}
+	m, err := mutants.Lookup("executes-twice")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if m.Name == "" {
-		t.Fatal("no mutant executes-twice")
+	// The mutant is its own program, served over HTTP.
+	srv, err := mutantBuilder(t).Serve(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i, tgt := range []target.Target{inprocess.New(reference.New(), "reference"), inprocess.New(m.New(), m.Name)} {
+	defer srv.Close()
+	ht, err := httptarget.New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wiring, err := httptarget.NewWiring("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wiring.Close()
+	for i, tgt := range []target.Target{inprocess.New(reference.New(), "reference"), ht} {
 		opts := Options{Target: tgt, Tags: "@WIRE-03,@PRE-02,@CHAIN-04"}
+		if i == 1 {
+			opts.Wiring = wiring
+		}
 		plain, err := Run(context.Background(), opts)
 		if err != nil {
 			t.Fatal(err)

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/approval-conformance-kit/ack/mutants"
 	"github.com/approval-conformance-kit/ack/provider/all"
 	"github.com/approval-conformance-kit/ack/reference"
-	"github.com/approval-conformance-kit/ack/reference/mutants"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/target"
 	"github.com/approval-conformance-kit/ack/target/driverserver"
@@ -84,20 +84,6 @@ func TestHTTPGivesTheSameVerdicts(t *testing.T) {
 	}
 }
 
-// httpMutant is a mutant behind its own driver server.
-type httpMutant struct {
-	*httptarget.Target
-	srv *driverserver.Server
-}
-
-func (h httpMutant) Close() error {
-	err := h.Target.Close()
-	if cerr := h.srv.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // notOnTheWire are the mutants whose bug no provider wire can show: the
 // bug is in what the prompt holds beyond what a provider accepts, and the
 // HTTP model client drops it, as a real provider SDK does. The canonical
@@ -113,10 +99,12 @@ var notOnTheWire = map[string]string{
 // provider wires all but the few no wire can show, on the canonical model
 // API every one.
 func TestMutantsAreCaughtOverHTTP(t *testing.T) {
+	b := mutantBuilder(t)
+	all := allMutants(t)
 	for _, mode := range apiModes {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
-			for _, m := range mutants.All() {
+			for _, m := range all {
 				t.Run(m.Name, func(t *testing.T) {
 					t.Parallel()
 					wiring, err := httptarget.NewWiring("") // each run its own: scenario ids repeat across runs
@@ -124,19 +112,20 @@ func TestMutantsAreCaughtOverHTTP(t *testing.T) {
 						t.Fatal(err)
 					}
 					defer wiring.Close()
-					tags := "@" + strings.Join(m.Checks, ",@")
-					res, err := RunMutants(context.Background(), []mutants.Mutant{m}, func(m mutants.Mutant) target.Target {
-						tgt := inprocess.New(m.New(), m.Name, inprocess.WithClientOptions(m.ClientOptions()...), inprocess.WithModelAPIs(mode.apis...))
-						srv, err := driverserver.NewServer(tgt, all.Models)
+					res, err := RunMutants(context.Background(), []mutants.Mutant{m}, func(ctx context.Context, m mutants.Mutant) (*report.Run, error) {
+						// The mutant's program serves it (conformance serve).
+						srv, err := b.Serve(ctx, m, "--model-apis", strings.Join(mode.apis, ","))
 						if err != nil {
-							t.Fatal(err)
+							return nil, err
 						}
+						defer srv.Close()
 						ht, err := httptarget.New(srv.URL)
 						if err != nil {
-							t.Fatal(err)
+							return nil, err
 						}
-						return httpMutant{ht, srv}
-					}, Options{Tags: tags, Wiring: wiring})
+						defer ht.Close()
+						return Run(ctx, Options{Target: ht, Tags: targetTags(m), Wiring: wiring, Name: "mutant " + m.Name})
+					})
 					if err != nil {
 						t.Fatal(err)
 					}

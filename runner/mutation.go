@@ -12,9 +12,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/approval-conformance-kit/ack/checks"
-	"github.com/approval-conformance-kit/ack/reference/mutants"
+	"github.com/approval-conformance-kit/ack/mutants"
 	"github.com/approval-conformance-kit/ack/report"
-	"github.com/approval-conformance-kit/ack/target"
 )
 
 // MutantResult is what the suite made of one mutant.
@@ -42,20 +41,17 @@ func (m *Mutation) Score() (caught, total int) {
 	return caught, len(m.Results)
 }
 
-// RunMutants runs the suite against every mutant built by newTarget. A
+// RunMutants runs the suite against every mutant with runOne (which runs
+// the mutant's own program: see mutants.Builder) and scores the reports. A
 // mutant is caught when at least one of the checks that target its bug
 // fails, or warns if it is a SHOULD check. A run interrupted (ctx ended)
 // is an error: a partial score would be wrong.
-func RunMutants(ctx context.Context, all []mutants.Mutant, newTarget func(mutants.Mutant) target.Target, opts Options) (*Mutation, error) {
+func RunMutants(ctx context.Context, all []mutants.Mutant, runOne func(context.Context, mutants.Mutant) (*report.Run, error)) (*Mutation, error) {
 	results := make([]MutantResult, len(all))
 	errs := make([]error, len(all))
 	one := func(i int) {
 		m := all[i]
-		o := opts
-		o.Target = newTarget(m)
-		o.Name = "mutant " + m.Name
-		run, err := Run(ctx, o)
-		o.Target.Close()
+		run, err := runOne(ctx, m)
 		if err != nil {
 			errs[i] = fmt.Errorf("mutant %s: %w", m.Name, err)
 			return
@@ -86,16 +82,15 @@ func RunMutants(ctx context.Context, all []mutants.Mutant, newTarget func(mutant
 		results[i] = res
 	}
 	if len(all) == 1 {
-		one(0) // in the caller's goroutine (a test's newTarget may stop it)
+		one(0) // in the caller's goroutine (a test's run may stop it)
 		if errs[0] != nil {
 			return nil, errs[0]
 		}
 		return &Mutation{Results: results}, nil
 	}
-	// Mutants are independent runs (each target is its own), and a run
-	// spends most of its time waiting (a slow tool holds each of its runs
-	// 25 ms, so that runs that overlap are seen to): several per processor
-	// at once.
+	// Mutants are independent programs, and a run spends most of its time
+	// waiting (a slow tool holds each of its runs 25 ms, so that runs that
+	// overlap are seen to): several per processor at once.
 	workers := min(len(all), 4*runtime.GOMAXPROCS(0))
 	next := make(chan int)
 	var wg sync.WaitGroup

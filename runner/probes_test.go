@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/approval-conformance-kit/ack/reference/probes"
+	"github.com/approval-conformance-kit/ack/probes"
 	"github.com/approval-conformance-kit/ack/report"
 )
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/approval-conformance-kit/ack/mutants"
 	"github.com/approval-conformance-kit/ack/replay"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/simulator/simhttp"
@@ -25,7 +26,7 @@ import (
 func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("replay", stderr)
 	ref := fs.Bool("reference", false, "replay against the reference (the default)")
-	mutant := fs.String("mutant", "", "replay against a mutant of the reference")
+	mutant := fs.String("mutant", "", "replay against a mutant of the reference (needs the Go toolchain and the kit's source)")
 	url := fs.String("target", "", "replay against an implementation over HTTP (driver protocol v1)")
 	listen := fs.String("listen", "127.0.0.1", "with --target: the host the simulator and the callbacks listen on")
 	only := fs.String("conversation", "", "replay only this conversation (a journal's scenario or conversation id)")
@@ -87,7 +88,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	}
 
 	opts := replay.Options{Mode: target.Mode(*mode), Timeout: *timeout}
-	name := describe(*mutant)
+	name := describe(os.Getenv(mutants.EnvName))
 	if *url != "" {
 		ht, err := httptarget.New(*url, httptarget.WithTimeout(*timeout), httptarget.WithCallbackAddr(net.JoinHostPort(*listen, "0")))
 		if err != nil {
@@ -112,8 +113,10 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 			n++
 			return sim.Add(fmt.Sprintf("%s-%d", id, n), m)
 		}
+	} else if *mutant != "" {
+		return runMutant(ctx, *mutant, "replay", args, fs, stdout, stderr)
 	} else {
-		t, err := referenceTarget(*mutant, "independent")
+		t, err := referenceTarget("independent")
 		if err != nil {
 			return 0, err
 		}

@@ -37,7 +37,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	fs := newFlags("run", stderr)
 	ref := fs.Bool("reference", false, "run against the in-process reference runtime")
 	url := fs.String("target", "", "run against an implementation over HTTP (driver protocol v1) at this URL")
-	mutant := fs.String("mutant", "", "run against a mutant of the reference (see: conformance mutants)")
+	mutant := fs.String("mutant", "", "run against a mutant of the reference (see: conformance mutants; needs the Go toolchain and the kit's source)")
 	denial := fs.String("denial-policy", "independent", "the reference's denial policy: independent or abort-remaining")
 	tags := fs.String("tags", "", `run the scenarios matching a tag expression: "@PRE-01", "not @should", "@REQ-01 or @REQ-02", "@agent and not @should" (godog's "~@should", "@REQ-01,@REQ-02", "&&" too)`)
 	level := fs.String("level", "must", "the lowest check level required to pass: must (default), should (a SHOULD warning fails the run) or may")
@@ -151,9 +151,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		lim.InFlight = max(limits.DefaultInFlight, 4**concurrency) // a scenario's target calls the harness's servers a few at a time
 	}
 	chatsim.DefaultLimits = lim
+	if *mutant != "" {
+		return runMutant(ctx, *mutant, "run", args, fs, stdout, stderr)
+	}
 	var tgt target.Target
-	if *ref || *mutant != "" {
-		if tgt, err = referenceTarget(*mutant, *denial); err != nil {
+	if *ref {
+		if tgt, err = referenceTarget(*denial); err != nil {
 			return 0, err
 		}
 		if *overHTTP {
@@ -222,7 +225,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		}
 	}
 	code, err := deliver(stdout, res, pretty, files, destination{root: root}, base, suite)
-	if pretty && (*ref || *mutant != "") && *denial != "abort-remaining" && needsAbortRemaining(res) {
+	if pretty && *ref && *denial != "abort-remaining" && needsAbortRemaining(res) {
 		fmt.Fprintln(stdout, "(The scenarios of the abort-remaining denial policy run with --denial-policy abort-remaining.)")
 	}
 	if res.Interrupted != "" {

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/approval-conformance-kit/ack/limits"
+	"github.com/approval-conformance-kit/ack/mutants"
 	"github.com/approval-conformance-kit/ack/provider/all"
 	"github.com/approval-conformance-kit/ack/reference"
-	"github.com/approval-conformance-kit/ack/reference/mutants"
 	"github.com/approval-conformance-kit/ack/simulator"
 	"github.com/approval-conformance-kit/ack/simulator/simhttp"
 	"github.com/approval-conformance-kit/ack/target"
@@ -19,20 +19,20 @@ import (
 	"github.com/approval-conformance-kit/ack/wire"
 )
 
-// referenceTarget builds the in-process reference, or one of its mutants.
-func referenceTarget(mutant, denial string) (target.Target, error) {
+// referenceTarget builds the in-process reference. In a mutant's program
+// (built by package mutants, which names the mutant in the environment)
+// that reference carries the mutant's bug, and the target is named after
+// the mutant.
+func referenceTarget(denial string, opts ...inprocess.Option) (target.Target, error) {
 	policy := reference.DenialPolicy(denial)
 	if policy != reference.Independent && policy != reference.AbortRemaining {
 		return nil, usagef("--denial-policy: unknown policy %q (want independent or abort-remaining)", denial)
 	}
-	if mutant == "" {
-		return inprocess.New(reference.New(reference.WithDenialPolicy(policy)), "reference"), nil
+	name := "reference"
+	if m := os.Getenv(mutants.EnvName); m != "" {
+		name = "mutant " + m
 	}
-	m, err := mutants.Lookup(mutant)
-	if err != nil {
-		return nil, describeFlagErr("mutant", err)
-	}
-	return inprocess.New(m.New(reference.WithDenialPolicy(policy)), "mutant "+m.Name, inprocess.WithClientOptions(m.ClientOptions()...)), nil
+	return inprocess.New(reference.New(reference.WithDenialPolicy(policy)), name, opts...), nil
 }
 
 // cmdServe is `conformance serve`: the reference behind driver protocol v1,
@@ -40,8 +40,9 @@ func referenceTarget(mutant, denial string) (target.Target, error) {
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "the address to listen on")
-	mutant := fs.String("mutant", "", "serve a mutant of the reference instead (see: conformance mutants)")
+	mutant := fs.String("mutant", "", "serve a mutant of the reference instead (see: conformance mutants; needs the Go toolchain and the kit's source)")
 	denial := fs.String("denial-policy", "independent", "the reference's denial policy: independent or abort-remaining")
+	modelAPIs := fs.String("model-apis", "", "comma-separated model APIs the reference declares: canonical, or provider profiles (default: the three provider wires)")
 	var lim limits.Limits
 	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.Steps, limits.Sessions, limits.SessionIdle, limits.BodyTimeout, limits.InFlight)
 	if err := parse(fs, args); err != nil {
@@ -50,7 +51,10 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	if err := lim.Check(); err != nil {
 		return 0, usagef("%v", err)
 	}
-	tgt, err := referenceTarget(*mutant, *denial)
+	if *mutant != "" {
+		return runMutant(ctx, *mutant, "serve", args, fs, stdout, stderr)
+	}
+	tgt, err := referenceTarget(*denial, inprocess.WithModelAPIs(splitList(*modelAPIs)...))
 	if err != nil {
 		return 0, err
 	}
@@ -59,7 +63,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		return exitHarness, err
 	}
 	fmt.Fprintln(stdout, srv.URL)
-	fmt.Fprintf(stderr, "serving the %s over driver protocol v1 at %s (Ctrl-C to stop)\n", describe(*mutant), srv.URL)
+	fmt.Fprintf(stderr, "serving the %s over driver protocol v1 at %s (Ctrl-C to stop)\n", describe(os.Getenv(mutants.EnvName)), srv.URL)
 	<-ctx.Done()
 	fmt.Fprintf(stderr, "stopped (%v)\n", context.Cause(ctx))
 	if err := srv.Close(); err != nil {

@@ -405,8 +405,9 @@ func writeReport(w io.Writer, all []*mutant, src *sources, equivalentFile string
 	caught, viable := c.score()
 	var b strings.Builder
 	b.WriteString("# Machine-made mutants of the reference\n\n")
-	b.WriteString("Written by `make mutation` (do not edit by hand): gremlins mutates `reference/*.go` and\n")
-	b.WriteString("`reference/chatclient/*.go` one token at a time, and the whole conformance suite, in-process,\n")
+	b.WriteString("Written by `make mutation` (do not edit by hand): gremlins mutates `reference/*.go`,\n")
+	b.WriteString("`reference/chatclient/*.go` and `reference/chatserver/*.go` one token at a time (the reference\n")
+	b.WriteString("holds no hand-written mutant: those are `mutants/`), and the whole conformance suite, in-process,\n")
 	b.WriteString("under both denial policies, judges each mutant (`reference/internal/mutationsuite`). A mutant\n")
 	b.WriteString("is caught when a check fails or warns, a scenario errs, or the suite hangs past gremlins' time\n")
 	b.WriteString("limit; it survives when every scenario passes. Gremlins runs only the mutants on lines its\n")
@@ -440,6 +441,7 @@ func writeReport(w io.Writer, all []*mutant, src *sources, equivalentFile string
 	}
 	fmt.Fprintf(&b, "Of the %d survivors, %d are equivalent (they break no rule) and %d break a rule the kit cannot see yet (kit gaps, each saying what keeps it from the suite's view).\n\n", viable-caught, equivalent, gaps)
 
+	writeByPackage(&b, all)
 	b.WriteString("## By file\n\n| file | caught | survived | not viable |\n|---|---:|---:|---:|\n")
 	type row struct{ caught, survived, notViable int }
 	rows := map[string]*row{}
@@ -494,6 +496,34 @@ func writeReport(w io.Writer, all []*mutant, src *sources, equivalentFile string
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeByPackage writes the score of each package: the mutants caught over
+// the viable ones.
+func writeByPackage(b *strings.Builder, all []*mutant) {
+	type row struct{ caught, viable int }
+	rows := map[string]*row{}
+	for _, m := range all {
+		d := path.Dir(m.File)
+		r := rows[d]
+		if r == nil {
+			r = &row{}
+			rows[d] = r
+		}
+		switch {
+		case m.caught():
+			r.caught++
+			r.viable++
+		case m.survived():
+			r.viable++
+		}
+	}
+	b.WriteString("## By package\n\n| package | score |\n|---|---:|\n")
+	for _, d := range packageDirs(all) {
+		r := rows[d]
+		fmt.Fprintf(b, "| `%s` | %d/%d (%.1f%%) |\n", d, r.caught, r.viable, percent(r.caught, r.viable))
+	}
+	b.WriteString("\n")
 }
 
 // packageDirs are the directories of the mutants' packages.

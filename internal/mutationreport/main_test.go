@@ -96,6 +96,7 @@ func TestEverySurvivorExplained(t *testing.T) {
 	for _, want := range []string{
 		"**Mutation score: 2/5** mutants caught (40.0%).",
 		"| `p/p.go` | 2 | 3 | 2 |",
+		"| `p` | 2/5 (40.0%) |",
 		"| `p/p.go:4:12` | INVERT_LOGICAL `&&`→`\\|\\|` | `if a == b && a > 0 {` | `if a == b \\|\\| a > 0 {` | lived | equivalent: a is positive whenever it equals b here |",
 		"| `p/p.go:4:17` | CONDITIONALS_BOUNDARY `>`→`>=` | `if a == b && a > 0 {` | `if a == b && a >= 0 {` | not covered | equivalent: never run; a is never 0 |",
 		"| `p/p.go:7:11` | CONDITIONALS_NEGATION `==`→`!=` | `return a == b && a+1 > 0` | `return a != b && a+1 > 0` | lived | **kit gap**: listed when the line was lower down; the kit cannot see it |",

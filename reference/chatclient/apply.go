@@ -6,7 +6,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/approval-conformance-kit/ack/chat"
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
 // applyLocked applies one stream event to the messages; c.mu is held.
@@ -24,14 +23,7 @@ func (c *Client) applyLocked(ev chat.Event) {
 			m.Parts = append(m.Parts, chat.Part{Type: chat.PartText, Text: ev.Delta})
 		}
 	case chat.EventToolCallStart:
-		if p := c.findCallLocked(ev.ToolCallID); p != nil {
-			switch {
-			case c.faults.Has(fault.DuplicateParts):
-				c.newCallLocked(ev.ToolCallID, ev.ToolName)
-			case c.faults.Has(fault.StateRegresses):
-				p.State = chat.AwaitingInput
-				p.History = append(p.History, chat.AwaitingInput)
-			}
+		if c.findCallLocked(ev.ToolCallID) != nil {
 			return // a call the client already holds: nothing changes
 		}
 		c.newCallLocked(ev.ToolCallID, ev.ToolName)

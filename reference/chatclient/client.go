@@ -29,7 +29,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/approval-conformance-kit/ack/chat"
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
 // Transport carries a request to a chat server and its response stream back.
@@ -77,8 +76,10 @@ func WithPendingPolicy(p PendingPolicy) Option { return func(c *Client) { c.pend
 // WithThreadID sets the thread id sent with every request.
 func WithThreadID(id string) Option { return func(c *Client) { c.threadID = id } }
 
-// WithFaults makes the client a mutant carrying the given bugs.
-func WithFaults(f fault.Set) Option { return func(c *Client) { c.faults = f } }
+// WithoutAutoContinue makes a client that never sends a continuation by
+// itself: it shows approvals and takes answers, and leaves continuing to
+// its application (as a chat hook without an automatic-send rule does).
+func WithoutAutoContinue() Option { return func(c *Client) { c.manual = true } }
 
 // State is a snapshot of the client.
 type State struct {
@@ -98,7 +99,7 @@ type Client struct {
 	transport Transport
 	pending   PendingPolicy
 	threadID  string
-	faults    fault.Set
+	manual    bool // WithoutAutoContinue
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -125,9 +126,6 @@ func New(transport Transport, opts ...Option) *Client {
 		current: -1, sentResume: map[string]bool{}, changed: make(chan struct{})}
 	for _, o := range opts {
 		o(c)
-	}
-	if c.faults.Has(fault.FilterApprovalEvents) {
-		c.transport = &filteringTransport{inner: c.transport}
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c
@@ -197,14 +195,11 @@ func (c *Client) SendMessage(text string) error {
 	if c.loading || c.continuationPending {
 		return ErrBusy
 	}
-	if pending := c.pendingApprovalsLocked(); len(pending) > 0 && !c.faults.Has(fault.DanglingOnNewMessage) {
+	if pending := c.pendingApprovalsLocked(); len(pending) > 0 {
 		if c.pending == RefusePending {
 			return ErrPendingApproval
 		}
 		no := false
-		if c.faults.Has(fault.DeniesLatestPendingOnly) {
-			pending = pending[len(pending)-1:] // the mutant denies the approval on screen only
-		}
 		for _, p := range pending {
 			p.Approval.Approved = &no
 			p.Approval.Reason = PendingDenialReason
@@ -293,14 +288,12 @@ func (c *Client) done() {
 // continuation under way marks itself skipped; the running one re-checks
 // when it ends.
 func (c *Client) checkForContinuation() {
-	if c.faults.Has(fault.NeverContinue) {
+	if c.manual {
 		return
 	}
 	c.mu.Lock()
 	if c.continuationPending || c.loading {
-		if !c.faults.Has(fault.NoContinuationSkipped) {
-			c.continuationSkipped = true
-		}
+		c.continuationSkipped = true
 		c.mu.Unlock()
 		return
 	}
@@ -336,15 +329,6 @@ func (c *Client) shouldAutoSendLocked() bool {
 	if last == nil {
 		return false
 	}
-	if c.faults.Has(fault.ContinuesOnLastCall) {
-		// The mutant takes the calls as answered in order: the last decides.
-		for i := len(last.Parts) - 1; i >= 0; i-- {
-			if p := &last.Parts[i]; p.Type == chat.PartToolCall {
-				return c.complete(p)
-			}
-		}
-		return false
-	}
 	calls := 0
 	for i := range last.Parts {
 		p := &last.Parts[i]
@@ -352,9 +336,6 @@ func (c *Client) shouldAutoSendLocked() bool {
 			continue
 		}
 		calls++
-		if c.faults.Has(fault.ContinueEachApproval) && p.State == chat.ApprovalResponded {
-			return true
-		}
 		if !c.complete(p) {
 			return false
 		}
@@ -364,13 +345,7 @@ func (c *Client) shouldAutoSendLocked() bool {
 
 // complete reports whether a tool call needs nothing more from the user.
 func (c *Client) complete(p *chat.Part) bool {
-	if p.ProviderExecuted || p.State.Terminal() || p.State == chat.ApprovalResponded {
-		return true
-	}
-	if c.faults.Has(fault.ContinueBeforeComplete) && p.State == chat.InputComplete {
-		return true
-	}
-	return false
+	return p.ProviderExecuted || p.State.Terminal() || p.State == chat.ApprovalResponded
 }
 
 func (c *Client) lastAssistantLocked() *chat.Message {
@@ -443,17 +418,6 @@ func (c *Client) runStream(req *chat.Request) {
 	})
 
 	c.mu.Lock()
-	if c.faults.Has(fault.ChecksQueuedBeforeStreamEnds) {
-		// The mutant runs the queued checks while the stream still counts
-		// as loading: they skip, and after a first message nothing re-checks.
-		early := c.postStream
-		c.postStream = nil
-		c.mu.Unlock()
-		for _, a := range early {
-			a()
-		}
-		c.mu.Lock()
-	}
 	c.loading = false
 	if err != nil {
 		c.lastErr = err.Error()
@@ -471,9 +435,6 @@ func (c *Client) runStream(req *chat.Request) {
 // entries for answered interrupts not sent yet.
 func (c *Client) requestLocked() *chat.Request {
 	req := &chat.Request{ThreadID: c.threadID, RunID: "run-" + uuid.NewString(), Messages: chat.Clone(c.messages)}
-	if c.faults.Has(fault.ResendsResumeEntries) {
-		c.sentResume = map[string]bool{} // the mutant forgets which interrupts it resumed
-	}
 	for i := range c.messages {
 		for _, p := range c.messages[i].Parts {
 			a := p.Approval

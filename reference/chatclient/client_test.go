@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/approval-conformance-kit/ack/chat"
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
 // script is an in-memory transport: each request gets the next response;
@@ -152,16 +151,14 @@ func approvalShown(t *testing.T, c *Client, id string) {
 // when the stream ends.
 func TestChainedApprovalRace(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		faults fault.Set
-		want   int
+		name string
+		want int
 	}{
-		{"fixed client", fault.Set{}, 3},
-		{"pre-fix client", fault.Of(fault.NoContinuationSkipped), 2},
+		{"fixed client", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newScript()
-			c := New(s, WithFaults(tc.faults))
+			c := New(s)
 			defer c.Close()
 			s.add(turn(callEvents("A", true)), false)
 			gate := s.add(turn(result("A"), callEvents("B", true)), true)
@@ -210,15 +207,13 @@ func TestChainedApprovalRace(t *testing.T) {
 func TestContinuesOnceWhenAllAnswered(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		faults fault.Set
 		after1 int
 	}{
-		{"clean", fault.Set{}, 1},
-		{"continues after each approval", fault.Of(fault.ContinueEachApproval), 2},
+		{"clean", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newScript()
-			c := New(s, WithFaults(tc.faults))
+			c := New(s)
 			defer c.Close()
 			s.add(turn(callEvents("A", true), callEvents("B", true)), false)
 			s.add(turn(text("ok")), false)
@@ -370,19 +365,5 @@ func TestAnswersAreChecked(t *testing.T) {
 	c.Close()
 	if err := c.SendMessage("x"); !errors.Is(err, ErrClosed) {
 		t.Errorf("after Close: %v", err)
-	}
-}
-
-func TestFilteringTransportHidesApprovals(t *testing.T) {
-	s := newScript()
-	c := New(s, WithFaults(fault.Of(fault.FilterApprovalEvents)))
-	defer c.Close()
-	s.add(turn(callEvents("A", true)), false)
-	if err := c.SendMessage("go"); err != nil {
-		t.Fatal(err)
-	}
-	st := idle(t, c)
-	if p := st.Messages[1].Parts[0]; p.State == chat.ApprovalRequested || p.Approval != nil {
-		t.Errorf("the filtering transport let the approval through: %+v", p)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sync"
 
 	"github.com/approval-conformance-kit/ack/chat"
 )
@@ -56,24 +55,4 @@ func (t *HTTPTransport) Stream(ctx context.Context, req *chat.Request, yield fun
 		return fmt.Errorf("chat client: reading the %s stream: %w", t.Codec.Name(), err)
 	}
 	return nil
-}
-
-// filteringTransport is the bug of seed 004: it takes approval requests out
-// of the stream and hands them to a side channel nobody reads.
-type filteringTransport struct {
-	inner Transport
-	mu    sync.Mutex
-	side  []chat.Event
-}
-
-func (f *filteringTransport) Stream(ctx context.Context, req *chat.Request, yield func(chat.Event) error) error {
-	return f.inner.Stream(ctx, req, func(ev chat.Event) error {
-		if ev.Type == chat.EventApprovalRequested {
-			f.mu.Lock()
-			f.side = append(f.side, ev)
-			f.mu.Unlock()
-			return nil
-		}
-		return yield(ev)
-	})
 }

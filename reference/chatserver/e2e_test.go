@@ -1,3 +1,5 @@
+//go:build !mutation
+
 package chatserver_test
 
 import (

@@ -18,12 +18,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/approval-conformance-kit/ack/mutants"
 	"github.com/approval-conformance-kit/ack/reference"
-	"github.com/approval-conformance-kit/ack/reference/mutants"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/report/internal/chromium"
 	"github.com/approval-conformance-kit/ack/runner"
-	"github.com/approval-conformance-kit/ack/target"
 	"github.com/approval-conformance-kit/ack/target/inprocess"
 )
 
@@ -45,23 +44,30 @@ func run() error {
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
 
-	var tgt target.Target
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var res *report.Run
+	var err error
 	if *mutant != "" {
+		// A mutant runs as its own program (the kit built with its change).
 		m, err := mutants.Lookup(*mutant)
 		if err != nil {
 			return err
 		}
-		tgt = inprocess.New(m.New(), "mutant "+m.Name)
+		b, err := mutants.NewBuilder()
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		if res, err = b.Run(ctx, m); err != nil {
+			return err
+		}
 	} else {
-		tgt = inprocess.New(reference.New(), "reference")
-	}
-	defer tgt.Close()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, err := runner.Run(ctx, runner.Options{Target: tgt})
-	if err != nil {
-		return err
+		tgt := inprocess.New(reference.New(), "reference")
+		defer tgt.Close()
+		if res, err = runner.Run(ctx, runner.Options{Target: tgt}); err != nil {
+			return err
+		}
 	}
 	dir := report.DefaultDir(*root, res.Target, res.Started)
 	files, err := report.WriteDir(dir, res)

@@ -22,7 +22,6 @@ import (
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/reference/chatclient"
-	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 	"github.com/approval-conformance-kit/ack/target"
 	"github.com/approval-conformance-kit/ack/target/inprocess"
 )
@@ -102,7 +101,7 @@ var all = []Probe{
 		New:  reference_("ignores-unknown-fields", []reference.Option{reference.WithLenientDecoding()}, func(*target.Features) {}, nil)},
 	{Name: "no-denial-reasons", Kind: FalsePositive, Role: target.RoleAgent,
 		What: "its approval API takes no denial reason (every denial result is reasonless); it declares noDenialReasons",
-		New: reference_("no-denial-reasons", []reference.Option{reference.WithFaults(fault.Of(fault.DropDenialReason))},
+		New: reference_("no-denial-reasons", []reference.Option{reference.WithoutDenialReasons()},
 			func(f *target.Features) { f.NoDenialReasons = true }, nil)},
 	{Name: "untyped-results", Kind: FalsePositive, Role: target.RoleAgent,
 		What: "its results carry no output type: a denial is an ordinary text result with the reason; it declares untypedResults",
@@ -141,7 +140,7 @@ var all = []Probe{
 		},
 		New: func() target.Target {
 			return inprocess.New(reference.New(), "probe client-never-continues",
-				inprocess.WithClientOptions(chatclient.WithFaults(fault.Of(fault.NeverContinue))))
+				inprocess.WithClientOptions(chatclient.WithoutAutoContinue()))
 		}},
 }
 
