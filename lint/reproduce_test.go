@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/approval-conformance-kit/ack/lint"
-	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/mutants"
+	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/regression"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/runner"
