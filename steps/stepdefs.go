@@ -80,6 +80,7 @@ func definitions(world func() *world) []stepDef {
 	u := &user{world: world}
 	th := &then{world: world}
 	c := &clientSteps{world: world}
+	sv := &serverSteps{world: world}
 	var defs []stepDef
 	do := func(expr string, fn any) { defs = append(defs, stepDef{kind: kindDo, expr: expr, fn: fn}) }
 	// sends is a user action whose input is out-of-contract, or has a
@@ -232,6 +233,19 @@ func definitions(world func() *world) []stepDef {
 	assert(`the client holds each tool call once`, "CHAIN-06", c.holdsOnce)
 	assert(`no request left a call dangling`, "CHAIN-05", c.noDangling, danglingHarm)
 	assert(`the message was refused with a clear error,(?: held in the client's queue,)? or "([^"]+)" was answered in the request that sent it`, "CHAIN-05", c.refusedOrAnswered, danglingHarm)
+
+	// The server role: the harness is the chat client.
+	do(`the chat endpoint speaks "([^"]+)"`, sv.speaks)
+	do(`the user sends "([^"]*)" to the chat endpoint`, sv.send)
+	do(`the user (approves|denies) `+idList+` in the chat(?: because "([^"]*)")?`, sv.answer)
+	sends(checks.OutOfContractTag, `a stale tab answers "([^"]+)" again, (approving|denying) it`, sv.staleAnswer)
+	assert(`the chat stream asks approval for "([^"]+)"`, "", sv.streamAsks, lostShown)
+	assert(`the chat stream reports "([^"]+)" as denied`, "", sv.streamDenied, lostShown)
+	assert(`the chat stream gives "([^"]+)" the output (.+)`, "", sv.streamOutput, lostShown)
+	assert(`the chat stream reports "([^"]+)" as failed with "([^"]*)"`, "", sv.streamFailed, lostShown)
+	assert(`the chat stream reports no outcome of "([^"]+)"`, "", sv.streamNoOutcome, ranAgainst)
+	assert(`the chat stream carries the text "([^"]*)"`, "", sv.streamText)
+	assert(`the chat stream ends without an error`, "", sv.streamNoError)
 	return defs
 }
 

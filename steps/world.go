@@ -83,6 +83,7 @@ type world struct {
 	turns   []*turnRecord
 	na      *notApplicable
 	client  *clientWorld
+	server  *serverWorld
 	// providerApprovals maps the scripted provider-executed calls to their
 	// approval ids.
 	providerApprovals map[string]string
@@ -625,6 +626,7 @@ func (w *world) problems() []problem {
 	for _, k := range keys {
 		out = append(out, problem{check: "WIRE-03", detail: fmt.Sprintf("WIRE-03: tool call %s ran %d times in turn %d", k.call, count[k], k.turn)})
 	}
+	out = append(out, w.server.problems()...)
 	return append(out, w.client.problems()...)
 }
 

@@ -91,6 +91,12 @@ type Features struct {
 	// speaks (chat.Dialects); a protocol not named is spoken in its default
 	// dialect.
 	ClientDialects map[string]string `json:"clientDialects,omitempty"`
+	// ServerProtocols are the chat protocols the server role's chat
+	// endpoint speaks (the role "server" in Info.Roles).
+	ServerProtocols []string `json:"serverProtocols,omitempty"`
+	// ServerDialects names, per server protocol, the dialect the chat
+	// endpoint speaks; a protocol not named is spoken in its default.
+	ServerDialects map[string]string `json:"serverDialects,omitempty"`
 	// ClientStates are the tool-call states the client role can show, when
 	// it has fewer than the eight of package chat (the Vercel AI SDK's chat
 	// has no awaiting-input: a part is born input-streaming). Empty means
@@ -238,6 +244,9 @@ func (f Features) Has(name string) bool {
 	}
 	if p, ok := strings.CutPrefix(name, "clientProtocol:"); ok {
 		return slices.Contains(f.ClientProtocols, p)
+	}
+	if p, ok := strings.CutPrefix(name, "serverProtocol:"); ok {
+		return slices.Contains(f.ServerProtocols, p)
 	}
 	return false
 }

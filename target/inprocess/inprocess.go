@@ -109,7 +109,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 		Name:    t.name,
 		Version: Version,
 		SDK:     "ack-reference",
-		Roles:   []string{target.RoleAgent, target.RoleClient},
+		Roles:   []string{target.RoleAgent, target.RoleClient, target.RoleServer},
 		Features: target.Features{
 			Modes:            []target.Mode{target.Generate, target.Stream},
 			DynamicPolicy:    true,
@@ -123,6 +123,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ClientTools:      true,
 			ModelAPIs:        append([]string(nil), t.modelAPIs...),
 			ClientDialects:   t.dialects,
+			ServerProtocols:  append([]string(nil), chat.Protocols...),
 		},
 	}
 	for _, a := range t.adjust {

@@ -1,0 +1,120 @@
+@server
+Feature: The chat server
+  The harness plays a conforming chat client against the target's chat
+  endpoint, in each protocol and dialect the target declares; the agent
+  behind the endpoint talks to the kit's simulated model and runs its tools
+  through the harness. The client sends UI message histories the way real
+  clients do (answers on the tool-call part, or as AG-UI resume entries
+  naming the interrupt the server sent) and the suite judges what the
+  server streams back and what reaches the model: a denial persisted as an
+  answer leaves a call without a result, which the provider refuses
+  (WIRE-01, always on); an answer dropped in conversion never runs the
+  call nor tells the model.
+  Every assertion names, in brackets, the check whose rule it tests.
+
+  Background:
+    Given a tool "deleteFile" that needs approval
+    And the tool "deleteFile" returns {"deleted":"/a"}
+
+  @REQ-07 @PRE-01 @PRE-08
+  Scenario Outline: an approval given in the chat runs the call once and tells the model and the client (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user sends "delete /a" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    And [PRE-01] "deleteFile" has not run
+    Given the model replies "Deleted /a."
+    When the user approves "call_1" in the chat
+    Then [PRE-01] "deleteFile" has run 1 time
+    And [PRE-01] model call 2 received a "json" result for "call_1"
+    And [PRE-08] the chat stream gives "call_1" the output {"deleted":"/a"}
+    And [PRE-08] the chat stream carries the text "Deleted /a."
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |
+
+  @REQ-07 @PRE-02 @DEN-01 @DEN-02
+  Scenario Outline: a denial given in the chat reaches the model and the client as a denial, with the user's reason (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user sends "delete /a" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the model replies "I left /a alone."
+    When the user denies "call_1" in the chat because "keep it"
+    Then [PRE-02] "deleteFile" has not run
+    And [DEN-01] model call 2 received an "execution-denied" result for "call_1"
+    And [DEN-02] model call 2 received the denial of "call_1" with the user's reason "keep it"
+    And [DEN-01] the chat stream reports "call_1" as denied
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |
+
+  @REQ-07 @PART-01 @PART-02 @PRE-09
+  Scenario Outline: one call approved and one denied in the chat: each gets its own outcome, in the prompt and in the stream (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls:
+      | id     | tool       | input         |
+      | call_1 | deleteFile | {"path":"/a"} |
+      | call_2 | deleteFile | {"path":"/b"} |
+    When the user sends "delete /a and /b" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    And [REQ-07] the chat stream asks approval for "call_2"
+    Given the model replies "Deleted /a, kept /b."
+    When the user approves "call_1" in the chat
+    Then [PRE-09] the chat stream reports no outcome of "call_1"
+    When the user denies "call_2" in the chat
+    Then [PART-02] "deleteFile" has run 1 time
+    And [PART-01] model call 2 received a "json" result for "call_1"
+    And [PART-01] model call 2 received an "execution-denied" result for "call_2"
+    And [PART-01] the chat stream gives "call_1" the output {"deleted":"/a"}
+    And [PART-01] the chat stream reports "call_2" as denied
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |
+
+  @ERR-02 @REQ-07
+  Scenario Outline: a tool that fails after its approval reaches the model and the client as an error, with its text (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the tool "deleteFile" fails with "disk is read-only"
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user sends "delete /a" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the model replies "The disk is read-only."
+    When the user approves "call_1" in the chat
+    Then [ERR-02] model call 2 received an error result for "call_1" containing "disk is read-only"
+    And [ERR-02] the chat stream reports "call_1" as failed with "disk is read-only"
+    And [ERR-02] the chat stream ends without an error
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |
+
+  @out-of-contract @PRE-11 @REQ-07
+  Scenario Outline: a stale tab answering a call again after its result never runs it twice (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user sends "delete /a" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the model replies "Deleted /a."
+    When the user approves "call_1" in the chat
+    Then [PRE-11] "deleteFile" has run 1 time
+    Given the model may reply "Already done."
+    When a stale tab answers "call_1" again, approving it
+    Then [PRE-11] "deleteFile" has run 1 time
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |
