@@ -13,6 +13,7 @@ import (
 	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/chat/protocols"
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/target"
 )
 
@@ -194,7 +195,60 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 	if resp.FinishReason == "" && resp.Error == nil {
 		resp.FinishReason = "unknown"
 	}
+	resp.Messages = streamMessages(x.Events)
 	return nil
+}
+
+// streamMessages are a request's turn as its stream reports it, in the
+// canonical model: the assistant's text, calls and approval requests, then
+// the outcome of each call (a result, a denial, an error). In the server
+// role they stand for the messages a turn returns: over a provider wire,
+// which drops result types, they tell what the server made of each call.
+func streamMessages(evs []chat.Event) []model.Message {
+	assistant := model.Message{Role: model.RoleAssistant}
+	tool := model.Message{Role: model.RoleTool}
+	names := map[string]string{}
+	text := ""
+	for _, ev := range evs {
+		if ev.ToolName != "" {
+			names[ev.ToolCallID] = ev.ToolName
+		}
+		switch ev.Type {
+		case chat.EventTextDelta:
+			text += ev.Delta
+		case chat.EventToolCallEnd:
+			input := ev.Input
+			if len(input) == 0 {
+				input = json.RawMessage("{}")
+			}
+			assistant.Content = append(assistant.Content, model.ToolCall(ev.ToolCallID, names[ev.ToolCallID], input))
+		case chat.EventApprovalRequested:
+			if ev.Approval != nil {
+				assistant.Content = append(assistant.Content, model.ApprovalRequest(ev.Approval.ID, ev.ToolCallID))
+			}
+		case chat.EventToolResult:
+			out := ev.Output
+			if len(out) == 0 {
+				out = json.RawMessage("null")
+			}
+			tool.Content = append(tool.Content, model.ToolResult(ev.ToolCallID, names[ev.ToolCallID], model.JSONOutput(out)))
+		case chat.EventToolDenied:
+			tool.Content = append(tool.Content, model.ToolResult(ev.ToolCallID, names[ev.ToolCallID], model.DeniedOutput("")))
+		case chat.EventToolError:
+			tool.Content = append(tool.Content, model.ToolResult(ev.ToolCallID, names[ev.ToolCallID], model.ErrorTextOutput(ev.ErrorText)))
+		}
+	}
+	if text != "" {
+		assistant.Content = append([]model.Part{model.Text(text)}, assistant.Content...)
+	}
+	var out []model.Message
+	if len(assistant.Content) > 0 {
+		out = append(out, assistant)
+	}
+	if len(tool.Content) > 0 {
+		out = append(out, tool)
+	}
+	return out
 }
 
 // apply applies one stream event to the client's messages, as a conforming
