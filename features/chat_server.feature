@@ -118,3 +118,21 @@ Feature: The chat server
       | ui-message-stream |
       | ag-ui             |
       | ag-ui-legacy      |
+
+  @PRE-02 @DEN-01 @DEN-02
+  Scenario Outline: a call the policy denies on its own reaches the model and the chat stream as a denial (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And a tool "wipeDisk" whose approval policy denies every call on its own because "wiping is disabled here"
+    And the model calls "wipeDisk" with {"disk":"/dev/sda"} as "call_1"
+    And the model replies "Wiping is disabled here."
+    When the user sends "wipe the disk" to the chat endpoint
+    Then [PRE-02] "wipeDisk" has not run
+    And [DEN-01] model call 2 received an "execution-denied" result for "call_1"
+    And [DEN-02] model call 2 received the denial of "call_1" with the user's reason "wiping is disabled here"
+    And [DEN-01] the chat stream reports "call_1" as denied
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |

@@ -30,6 +30,9 @@ type run struct {
 	usage       llm.Usage
 	deferred    *model.Message // results a mutant holds back until after the model call
 	policyCache map[string]bool
+	// autoDenied holds the calls a deciding policy denied on its own, with
+	// the policy's reason.
+	autoDenied map[string]string
 
 	failMu   sync.Mutex
 	toolFail error // the first tool failure, when tool failures fail the turn
@@ -272,7 +275,12 @@ func (r *run) handleCalls(ctx context.Context, prompt []model.Message, resp *llm
 			pl.output = model.ErrorTextOutput(msg)
 			continue
 		}
-		if !r.needsApproval(ctx, tool, part, prompt) {
+		need := r.needsApproval(ctx, tool, part, prompt)
+		if reason, denied := r.autoDenied[part.ToolCallID]; denied {
+			pl.output = model.DeniedOutput(reason)
+			continue
+		}
+		if !need {
 			continue
 		}
 		id := r.agent.newID()
@@ -383,7 +391,7 @@ func (r *run) needsApproval(ctx context.Context, tool Tool, call model.Part, pro
 	if r.agent.faults.Has(fault.PolicySeesCurrentExchange) {
 		msgs = sinceLastAssistant(msgs)
 	}
-	need, err := safePolicy(ctx, tool.Approval.dynamic, PolicyInput{
+	need, err := safePolicy(ctx, r.policyFunc(tool, call.ToolCallID), PolicyInput{
 		Call:     Call{ToolName: call.ToolName, ToolCallID: call.ToolCallID, Input: call.Input},
 		Messages: msgs,
 	})
@@ -404,6 +412,37 @@ func (r *run) needsApproval(ctx context.Context, tool Tool, call model.Part, pro
 		r.policyCache[tool.Name] = need
 	}
 	return need
+}
+
+// policyFunc is the tool's dynamic policy as a yes-or-no question. A
+// deciding policy's automatic denial is noted for the call (handleCalls
+// gives it its denial result) and counts as "needs approval" everywhere
+// else, so that nothing reads it as leave to run; an automatic approval
+// runs the call as a call that needs none.
+func (r *run) policyFunc(tool Tool, callID string) PolicyFunc {
+	decide := tool.Approval.decide
+	if decide == nil {
+		return tool.Approval.dynamic
+	}
+	return func(ctx context.Context, in PolicyInput) (bool, error) {
+		d, err := decide(ctx, in)
+		if err != nil {
+			return true, err
+		}
+		switch d.Outcome {
+		case RunsFreely, AutoApproved:
+			return false, nil
+		case AsksUser:
+			return true, nil
+		case AutoDenied:
+			if r.autoDenied == nil {
+				r.autoDenied = map[string]string{}
+			}
+			r.autoDenied[callID] = d.Reason
+			return true, nil
+		}
+		return true, fmt.Errorf("the policy of %q decided %q (want not-applicable, user-approval, approved or denied)", tool.Name, d.Outcome)
+	}
 }
 
 // sinceLastAssistant returns the messages after the last assistant message:

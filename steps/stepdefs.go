@@ -106,6 +106,7 @@ func definitions(world func() *world) []stepDef {
 	do(`a tool "([^"]+)" that needs approval and is slow`, g.toolSlow)
 	do(`a tool "([^"]+)" that needs approval when "([^"]+)" starts with "([^"]*)"`, g.toolDynamic)
 	do(`a tool "([^"]+)" whose approval policy fails`, g.toolFailingPolicy)
+	do(`a tool "([^"]+)" whose approval policy (approves|denies) every call on its own(?: because "([^"]*)")?`, g.toolAutoPolicy)
 	do(`a tool "([^"]+)" whose approval policy panics`, g.toolPanickingPolicy)
 	do(`the tool "([^"]+)" fails with "([^"]*)"`, g.toolFails)
 	do(`the tool "([^"]+)" returns (.+)`, g.toolReturns)

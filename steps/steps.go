@@ -70,6 +70,24 @@ func (g *given) toolFailingPolicy(_ context.Context, name string) error {
 	return w.addTool(&toolSpec{name: name, approval: target.ApprovalDynamic, policy: failingPolicy})
 }
 
+// toolAutoPolicy is a tool whose dynamic policy approves or denies every
+// call on its own, without asking the user (the AI SDK's toolApproval
+// statuses approved and denied).
+func (g *given) toolAutoPolicy(_ context.Context, name, verb, reason string) error {
+	w := g.world()
+	if err := w.requireFeature("dynamicPolicy", "dynamic approval policies"); err != nil {
+		return err
+	}
+	if err := w.requireFeature("autoPolicies", "policies that decide on their own"); err != nil {
+		return err
+	}
+	d := &target.PolicyDecision{Decision: target.DecisionApproved}
+	if verb == "denies" {
+		d = &target.PolicyDecision{Decision: target.DecisionDenied, Reason: reason}
+	}
+	return w.addTool(&toolSpec{name: name, approval: target.ApprovalDynamic, auto: d})
+}
+
 func (g *given) existing(name string) (*toolSpec, error) {
 	t := g.world().tool(name)
 	if t == nil {

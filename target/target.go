@@ -128,6 +128,11 @@ type Features struct {
 	// TanStack AI's UI messages), so a free-standing response that matches
 	// no call cannot be expressed.
 	BoundApprovals bool `json:"boundApprovals,omitempty"`
+	// AutoPolicies: a dynamic policy may approve or deny a call on its own
+	// (the policy callback answers a decision), and the SDK runs an
+	// automatically approved call and gives an automatically denied one a
+	// denial result, as the AI SDK's toolApproval does.
+	AutoPolicies bool `json:"autoPolicies,omitempty"`
 	// HostedTools: tools the provider runs (a hosted MCP server) can be
 	// given in tools[] with providerExecuted and serverLabel.
 	HostedTools bool `json:"hostedTools,omitempty"`
@@ -238,6 +243,8 @@ func (f Features) Has(name string) bool {
 		return !f.BoundApprovals
 	case "hostedTools":
 		return f.HostedTools
+	case "autoPolicies":
+		return f.AutoPolicies
 	}
 	if api, ok := strings.CutPrefix(name, "modelAPI:"); ok {
 		return f.SupportsAPI(api)

@@ -70,6 +70,10 @@ type ExecuteResult struct {
 type PolicyResult struct {
 	NeedsApproval *bool  `json:"needsApproval,omitempty"`
 	Error         string `json:"error,omitempty"`
+	// Decision is an automatic decision (approved or denied), sent only to
+	// targets that declare autoPolicies; Reason is a denial's reason.
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Error is the envelope of a failed driver request (4xx/5xx).

@@ -359,15 +359,25 @@ func (h *harness) Execute(ctx context.Context, req target.ExecuteRequest) (json.
 }
 
 // Policy implements target.Harness: POST policyURL {toolCallId, input,
-// messages}.
+// messages}. An automatic decision counts as its NeedsApproval.
 func (h *harness) Policy(ctx context.Context, req target.PolicyRequest) (bool, error) {
-	t, err := h.tool(req.ToolName)
+	d, err := h.Decide(ctx, req)
 	if err != nil {
 		return false, err
 	}
+	return d.NeedsApproval(), nil
+}
+
+// Decide implements target.Decider: the callback's answer, needsApproval
+// (user-approval or not-applicable) or an automatic decision.
+func (h *harness) Decide(ctx context.Context, req target.PolicyRequest) (target.PolicyDecision, error) {
+	t, err := h.tool(req.ToolName)
+	if err != nil {
+		return target.PolicyDecision{}, err
+	}
 	msgs, err := model.EncodeMessages(req.Messages)
 	if err != nil {
-		return false, err
+		return target.PolicyDecision{}, err
 	}
 	var res driver.PolicyResult
 	if err := h.post(ctx, t.PolicyURL, map[string]any{"toolCallId": req.ToolCallID, "input": req.Input, "messages": json.RawMessage(msgs)}, &res); err != nil {
@@ -378,15 +388,22 @@ func (h *harness) Policy(ctx context.Context, req target.PolicyRequest) (bool, e
 			// JavaScript one throws; the runtime must fail closed.
 			panic(fmt.Sprintf("the dynamic policy of %q crashed: %v", req.ToolName, err))
 		}
-		return false, err
+		return target.PolicyDecision{}, err
 	}
 	if res.Error != "" {
-		return false, errors.New(res.Error)
+		return target.PolicyDecision{}, errors.New(res.Error)
+	}
+	if res.Decision != "" {
+		d := target.PolicyDecision{Decision: res.Decision, Reason: res.Reason}
+		return d, d.Validate()
 	}
 	if res.NeedsApproval == nil {
-		return false, errors.New("the policy callback answered without needsApproval")
+		return target.PolicyDecision{}, errors.New("the policy callback answered without needsApproval")
 	}
-	return *res.NeedsApproval, nil
+	if *res.NeedsApproval {
+		return target.PolicyDecision{Decision: target.DecisionUserApproval}, nil
+	}
+	return target.PolicyDecision{Decision: target.DecisionNotApplicable}, nil
 }
 
 func (h *Handler) newSession(w http.ResponseWriter, r *http.Request) {

@@ -124,6 +124,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ModelAPIs:        append([]string(nil), t.modelAPIs...),
 			ClientDialects:   t.dialects,
 			ServerProtocols:  append([]string(nil), chat.Protocols...),
+			AutoPolicies:     true,
 		},
 	}
 	for _, a := range t.adjust {
@@ -222,6 +223,20 @@ func Tool(spec target.Tool, h target.Harness) (reference.Tool, error) {
 		tool.Approval = reference.Dynamic(func(ctx context.Context, in reference.PolicyInput) (bool, error) {
 			return h.Policy(ctx, target.PolicyRequest{ToolName: in.ToolName, ToolCallID: in.ToolCallID, Input: in.Input, Messages: in.Messages})
 		})
+		if d, ok := h.(target.Decider); ok {
+			// A harness whose policies may decide on their own: approve
+			// or deny a call without asking.
+			tool.Approval = reference.Deciding(func(ctx context.Context, in reference.PolicyInput) (reference.Decision, error) {
+				dec, err := d.Decide(ctx, target.PolicyRequest{ToolName: in.ToolName, ToolCallID: in.ToolCallID, Input: in.Input, Messages: in.Messages})
+				if err != nil {
+					return reference.Decision{}, err
+				}
+				if err := dec.Validate(); err != nil {
+					return reference.Decision{}, err
+				}
+				return reference.Decision{Outcome: reference.Outcome(dec.Decision), Reason: dec.Reason}, nil
+			})
+		}
 	default:
 		return reference.Tool{}, fmt.Errorf("tool %q: unknown approval policy %q", spec.Name, spec.Approval)
 	}
