@@ -119,6 +119,7 @@ func definitions(world func() *world) []stepDef {
 	do(`the model calls "([^"]+)" with (\{.*\}) as "([^"]+)"`, g.modelCalls)
 	do(`the model calls:`, g.modelCallsTable)
 	do(`the model calls the provider tool "([^"]+)" with (\{.*\}) as "([^"]+)" asking approval "([^"]+)"`, g.providerCall)
+	do(`the model returns the result (\{.*\}) of the provider tool "([^"]+)" for "([^"]+)"(?: run on the approval "([^"]+)")?`, g.providerResult)
 	do(`the model replies "([^"]*)"`, g.modelReplies)
 	do(`the model answers with:`, g.modelAnswers)
 	do(`the model may answer with:`, g.modelMayAnswer)

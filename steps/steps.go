@@ -223,6 +223,23 @@ func (g *given) providerCall(_ context.Context, tool, input, id, approval string
 	}})
 }
 
+// providerResult scripts the provider returning a hosted tool's result:
+// the provider ran the call itself (after the approval approvalID, when
+// one is named), and its reply carries the call's output with its text.
+func (g *given) providerResult(_ context.Context, output, tool, id, approval string) error {
+	w := g.world()
+	if err := w.requireFeature("providerExecuted", "provider-executed tools"); err != nil {
+		return err
+	}
+	if !json.Valid([]byte(output)) {
+		return fmt.Errorf("the output %s is not valid JSON", output)
+	}
+	return w.script(simulator.Turn{Reply: simulator.Reply{
+		Text:            "Here is what the search found.",
+		ProviderResults: []simulator.ProviderResult{{ToolCallID: id, Name: tool, Output: json.RawMessage(output), ApprovalID: approval}},
+	}})
+}
+
 func (g *given) modelReplies(_ context.Context, text string) error {
 	return g.world().script(simulator.Turn{Reply: simulator.Reply{Text: text, ChunkSize: 5}})
 }
