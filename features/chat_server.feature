@@ -136,3 +136,31 @@ Feature: The chat server
       | ui-message-stream |
       | ag-ui             |
       | ag-ui-legacy      |
+
+  @PRE-01 @PRE-02 @DEN-01 @DEN-02 @DEN-03 @REQ-07
+  Scenario Outline: outcomes streamed to the client come back in its next request as the same outcomes (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls:
+      | id     | tool       | input         |
+      | call_1 | deleteFile | {"path":"/a"} |
+      | call_2 | deleteFile | {"path":"/b"} |
+    When the user sends "delete /a and /b" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    And [REQ-07] the chat stream asks approval for "call_2"
+    Given the model replies "Deleted /a, kept /b."
+    When the user approves "call_1" in the chat
+    And the user denies "call_2" in the chat because "keep b"
+    Then [DEN-01] the chat stream reports "call_2" as denied
+    Given the model replies "Anything else?"
+    When the user sends "what did you do?" to the chat endpoint
+    Then [PRE-01] "deleteFile" has run 1 time
+    And [PRE-01] model call 3 received a "json" result for "call_1"
+    And [PRE-02] model call 3 received an "execution-denied" result for "call_2"
+    And [DEN-02] model call 3 received the denial of "call_2" with the user's reason "keep b"
+    And [DEN-03] model call 3 received the same result for "call_2" as model call 2
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |

@@ -142,7 +142,15 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 	}
 	sw.exchanges = append(sw.exchanges, x)
 
-	rec := &turnRecord{N: len(w.turns) + 1, Request: body}
+	// The turn's request, as the evidence and the assertions read it, is
+	// the client's history in the canonical model: over a provider wire,
+	// which drops result types, it says what the client holds of each
+	// call (what the server streamed to it).
+	hist, err := model.EncodeMessages(uiHistory(msgs))
+	if err != nil {
+		return fmt.Errorf("request %d: %w", x.N, err)
+	}
+	rec := &turnRecord{N: len(w.turns) + 1, Request: hist}
 	w.turns = append(w.turns, rec)
 	w.harness.beginTurn(rec.N, w.options.Concurrency)
 	rec.FirstModelCall = w.sim.Calls() + 1
@@ -197,6 +205,69 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 	}
 	resp.Messages = streamMessages(x.Events)
 	return nil
+}
+
+// uiHistory is the client's UI messages in the canonical model: user and
+// assistant text, calls with their approval requests, and a tool message
+// per assistant message with each call's outcome the client holds.
+func uiHistory(msgs []chat.Message) []model.Message {
+	var out []model.Message
+	for _, m := range msgs {
+		text := ""
+		assistant := model.Message{Role: model.RoleAssistant}
+		tool := model.Message{Role: model.RoleTool}
+		for _, p := range m.Parts {
+			switch p.Type {
+			case chat.PartText:
+				text += p.Text
+			case chat.PartToolCall:
+				input := p.Input
+				if len(input) == 0 {
+					input = json.RawMessage("{}")
+				}
+				call := model.ToolCall(p.ToolCallID, p.ToolName, input)
+				call.ProviderExecuted = p.ProviderExecuted
+				assistant.Content = append(assistant.Content, call)
+				if p.Approval != nil && p.Approval.ID != "" {
+					assistant.Content = append(assistant.Content, model.ApprovalRequest(p.Approval.ID, p.ToolCallID))
+				}
+				switch p.State {
+				case chat.OutputAvailable:
+					out := p.Output
+					if len(out) == 0 {
+						out = json.RawMessage("null")
+					}
+					tool.Content = append(tool.Content, model.ToolResult(p.ToolCallID, p.ToolName, model.JSONOutput(out)))
+				case chat.OutputError:
+					tool.Content = append(tool.Content, model.ToolResult(p.ToolCallID, p.ToolName, model.ErrorTextOutput(p.ErrorText)))
+				case chat.OutputDenied:
+					reason := ""
+					if p.Approval != nil {
+						reason = p.Approval.Reason
+					}
+					tool.Content = append(tool.Content, model.ToolResult(p.ToolCallID, p.ToolName, model.DeniedOutput(reason)))
+				}
+			}
+		}
+		if m.Role != chat.RoleAssistant {
+			msg := model.UserText(text)
+			if m.Role == chat.RoleSystem {
+				msg = model.SystemText(text)
+			}
+			out = append(out, msg)
+			continue
+		}
+		if text != "" {
+			assistant.Content = append([]model.Part{model.Text(text)}, assistant.Content...)
+		}
+		if len(assistant.Content) > 0 {
+			out = append(out, assistant)
+		}
+		if len(tool.Content) > 0 {
+			out = append(out, tool)
+		}
+	}
+	return out
 }
 
 // streamMessages are a request's turn as its stream reports it, in the
