@@ -101,7 +101,7 @@ Feature: The chat server
       | ag-ui-legacy      |
 
   @out-of-contract @PRE-11 @REQ-07
-  Scenario Outline: a stale tab answering a call again after its result never runs it twice (<protocol>)
+  Scenario Outline: a stale tab answering a call again after its result never runs it twice (<protocol>, <answer>)
     Given the chat endpoint speaks "<protocol>"
     And the model calls "deleteFile" with {"path":"/a"} as "call_1"
     When the user sends "delete /a" to the chat endpoint
@@ -110,14 +110,17 @@ Feature: The chat server
     When the user approves "call_1" in the chat
     Then [PRE-11] "deleteFile" has run 1 time
     Given the model may reply "Already done."
-    When a stale tab answers "call_1" again, approving it
+    When a stale tab answers "call_1" again, <answer> it
     Then [PRE-11] "deleteFile" has run 1 time
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol          | answer    |
+      | ui-message-stream | approving |
+      | ag-ui             | approving |
+      | ag-ui-legacy      | approving |
+      | ui-message-stream | denying   |
+      | ag-ui             | denying   |
+      | ag-ui-legacy      | denying   |
 
   @PRE-02 @DEN-01 @DEN-02
   Scenario Outline: a call the policy denies on its own reaches the model and the chat stream as a denial (<protocol>)
@@ -158,6 +161,27 @@ Feature: The chat server
     And [PRE-02] model call 3 received an "execution-denied" result for "call_2"
     And [DEN-02] model call 3 received the denial of "call_2" with the user's reason "keep b"
     And [DEN-03] model call 3 received the same result for "call_2" as model call 2
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |
+
+  @REQ-06 @WIRE-01
+  Scenario Outline: a turn that ends on its step limit leaves the call's output with the client, and the next prompt holds it (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And a tool "readFile" that needs no approval
+    And the tool "readFile" returns {"text":"hello"}
+    And the step limit is 1
+    And the model calls "readFile" with {"path":"/a"} as "call_1"
+    When the user sends "read /a" to the chat endpoint
+    Then [REQ-06] the chat stream gives "call_1" the output {"text":"hello"}
+    And [REQ-06] "readFile" has run 1 time
+    Given the model replies "It says hello."
+    When the user sends "what did it say?" to the chat endpoint
+    Then [REQ-06] model call 2 received a "json" result for "call_1"
+    And [WIRE-01] model call 2 received exactly one result for each of "call_1"
 
     Examples:
       | protocol          |
