@@ -140,7 +140,7 @@ Feature: The chat server
       | ag-ui             |
       | ag-ui-legacy      |
 
-  @PRE-01 @PRE-02 @DEN-01 @DEN-02 @DEN-03 @REQ-07
+  @PRE-01 @PRE-02 @PRE-09 @DEN-01 @DEN-02 @DEN-03 @REQ-07
   Scenario Outline: outcomes streamed to the client come back in its next request as the same outcomes (<protocol>)
     Given the chat endpoint speaks "<protocol>"
     And the model calls:
@@ -152,7 +152,8 @@ Feature: The chat server
     And [REQ-07] the chat stream asks approval for "call_2"
     Given the model replies "Deleted /a, kept /b."
     When the user approves "call_1" in the chat
-    And the user denies "call_2" in the chat because "keep b"
+    Then [PRE-09] the chat stream reports no outcome of "call_1"
+    When the user denies "call_2" in the chat because "keep b"
     Then [DEN-01] the chat stream reports "call_2" as denied
     Given the model replies "Anything else?"
     When the user sends "what did you do?" to the chat endpoint
