@@ -40,6 +40,8 @@ type serverWorld struct {
 	// cur is the index of the assistant message the stream writes to (-1:
 	// none yet).
 	cur int
+	// noReasons: the protocol's requests carry no denial reason.
+	noReasons bool
 }
 
 // streamingClient posts the client's requests: no overall timeout, as a
@@ -85,8 +87,45 @@ func (s *serverSteps) speaks(_ context.Context, protocol string) error {
 	if err != nil {
 		return &harnessError{err: fmt.Errorf("the target declares serverDialects[%q]: %w", protocol, err)}
 	}
-	w.server = &serverWorld{protocol: protocol, dialect: dialect, codec: codec, asked: map[string][]chat.Message{}, cur: -1}
+	w.server = &serverWorld{protocol: protocol, dialect: dialect, codec: codec, asked: map[string][]chat.Message{}, cur: -1, noReasons: !carriesReasons(codec)}
 	return nil
+}
+
+// carriesReasons reports whether the protocol's requests carry a denial's
+// reason: TanStack AI's clients before 0.11 answer with approved alone.
+func carriesReasons(codec chat.Codec) bool {
+	no := false
+	req := &chat.Request{Messages: []chat.Message{{ID: "m", Role: chat.RoleAssistant, Parts: []chat.Part{{Type: chat.PartToolCall, ToolCallID: "c", ToolName: "t",
+		Input: json.RawMessage("{}"), State: chat.ApprovalResponded, Approval: &chat.Approval{ID: "a", InterruptID: "i", Approved: &no, Reason: "why"}}}}},
+		Resume: []chat.Resume{{InterruptID: "i", Reason: "why"}}}
+	body, err := codec.EncodeRequest(req)
+	if err != nil {
+		return false
+	}
+	dec, err := codec.DecodeRequest(body)
+	if err != nil {
+		return false
+	}
+	for _, r := range dec.Resume {
+		if r.Reason == "why" {
+			return true
+		}
+	}
+	for _, m := range dec.Messages {
+		for _, p := range m.Parts {
+			if p.Approval != nil && p.Approval.Reason == "why" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noDenialReasons reports whether a denial's reason cannot reach the
+// target: it declares so, or the protocol its chat endpoint is driven in
+// carries none.
+func (w *world) noDenialReasons() bool {
+	return w.info.Features.NoDenialReasons || (w.server != nil && w.server.noReasons)
 }
 
 // open opens the chat endpoint the first time the client posts: the

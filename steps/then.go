@@ -1213,7 +1213,7 @@ func (t *then) policySawCallID(_ context.Context, callID string) error {
 // user's reason, in the output (or, over a provider wire, in its text).
 func (t *then) receivedReason(_ context.Context, call int, callID, reason string) error {
 	w := t.world()
-	if w.info.Features.NoDenialReasons {
+	if w.noDenialReasons() {
 		return &naError{why: "the target declares that its approval API takes no denial reason"}
 	}
 	res, err := t.oneResult(call, callID)

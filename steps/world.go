@@ -671,7 +671,7 @@ func (w *world) adaptExpect(e *simulator.Expect) (*simulator.Expect, error) {
 		if check == "" {
 			return nil, &authoringError{err: fmt.Errorf("the expected result for %s names no check", r.ToolCallID)}
 		}
-		if r.Reason != nil && *r.Reason != "" && w.info.Features.NoDenialReasons {
+		if r.Reason != nil && *r.Reason != "" && w.noDenialReasons() {
 			w.record(orCheck(r.ReasonCheck, check), report.OutcomeNotApplicable, fmt.Sprintf("the denial reason expected for %s: the target declares that its approval API takes no reason", r.ToolCallID))
 			r.Reason = nil
 		}

@@ -29,8 +29,10 @@ type Target struct {
 	name       string
 	clientOpts []chatclient.Option
 	dialects   map[string]string
-	http       *http.Client
-	modelAPIs  []string
+	// serverDialects are the dialects the server role speaks.
+	serverDialects map[string]string
+	http           *http.Client
+	modelAPIs      []string
 
 	mu            sync.Mutex
 	conversations map[string]*reference.Agent
@@ -93,6 +95,13 @@ func WithClientDialects(dialects map[string]string) Option {
 	return func(t *Target) { t.dialects = dialects }
 }
 
+// WithServerDialects declares the dialect the reference chat server speaks
+// each protocol in, in the server role; protocols not named use their
+// default.
+func WithServerDialects(dialects map[string]string) Option {
+	return func(t *Target) { t.serverDialects = dialects }
+}
+
 // New returns a target for the agent; name appears in reports ("reference"
 // for the clean runtime, the mutant's name for a mutant).
 func New(agent *reference.Agent, name string, opts ...Option) *Target {
@@ -124,6 +133,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ModelAPIs:        append([]string(nil), t.modelAPIs...),
 			ClientDialects:   t.dialects,
 			ServerProtocols:  append([]string(nil), chat.Protocols...),
+			ServerDialects:   t.serverDialects,
 			AutoPolicies:     true,
 		},
 	}
