@@ -518,6 +518,9 @@ func (s *serverSteps) answer(ctx context.Context, verb, ids, reason string) erro
 	if err != nil {
 		return err
 	}
+	if s.world().info.Features.NoDenialReasons {
+		reason = "" // the SDK's approval API takes none
+	}
 	for _, id := range parseIDs(ids) {
 		p := sw.find(id)
 		if p == nil || p.Approval == nil || p.State != chat.ApprovalRequested {
@@ -630,6 +633,9 @@ func (s *serverSteps) outcomeOf(callID string) (*chatExchange, *chat.Event, erro
 // streamDenied: the stream reports the call as denied (a denial event:
 // tool-output-denied), not as a result or an error.
 func (s *serverSteps) streamDenied(_ context.Context, callID string) error {
+	if s.world().info.Features.UntypedResults {
+		return &naError{why: "the target declares untyped results: a denial is an ordinary result, in its stream too"}
+	}
 	x, ev, err := s.outcomeOf(callID)
 	if err != nil {
 		return err
@@ -656,8 +662,24 @@ func (s *serverSteps) streamOutput(_ context.Context, callID, output string) err
 }
 
 // streamFailed: the stream reports the call as failed, with the tool's
-// error text.
+// error text; for a target whose failing tools fail the turn
+// (toolErrors: turn-error), the stream fails with it.
 func (s *serverSteps) streamFailed(_ context.Context, callID, text string) error {
+	if s.world().info.Features.ToolErrors == "turn-error" {
+		x, err := s.lastExchange()
+		if err != nil {
+			return err
+		}
+		for _, ev := range x.Events {
+			if ev.Type == chat.EventError {
+				if !strings.Contains(ev.ErrorText, text) {
+					return fmt.Errorf("the stream of request %d fails with %q, without the tool's error %q", x.N, ev.ErrorText, text)
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("the target declares that a failing tool fails the turn, but the stream of request %d reports no error (%s)", x.N, eventTypes(x.Events))
+	}
 	x, ev, err := s.outcomeOf(callID)
 	if err != nil {
 		return err
@@ -702,8 +724,12 @@ func (s *serverSteps) streamText(_ context.Context, text string) error {
 	return nil
 }
 
-// streamNoError: the stream of the last request reports no error.
+// streamNoError: the stream of the last request reports no error (unless
+// the target declares that a failing tool fails the turn).
 func (s *serverSteps) streamNoError(context.Context) error {
+	if s.world().info.Features.ToolErrors == "turn-error" {
+		return &naError{why: "the target declares that a failing tool fails the turn (toolErrors: turn-error)"}
+	}
 	x, err := s.lastExchange()
 	if err != nil {
 		return err
