@@ -48,16 +48,22 @@ type serverWorld struct {
 // stream lasts as long as its turn (each request has its own deadline).
 var streamingClient = &http.Client{}
 
-// chatExchange is one request the client posted and what came back.
+// chatExchange is one request the client posted to the chat endpoint and
+// what came back; the report's evidence holds each (journal.jsonl's
+// chatRequest).
 type chatExchange struct {
-	N       int
-	Request *chat.Request
-	Status  int
+	N int `json:"n"`
+	// Role says whose request it is: the harness's client (server role).
+	Role    string        `json:"role"`
+	Request *chat.Request `json:"-"`
+	// Raw is the request body as the protocol encodes it.
+	Raw    json.RawMessage `json:"body"`
+	Status int             `json:"status"`
 	// Body is the error answer of a request the endpoint refused.
-	Body   string
-	Events []chat.Event
+	Body   string       `json:"error,omitempty"`
+	Events []chat.Event `json:"streamed,omitempty"`
 	// StreamErr is why the stream could not be read to its end.
-	StreamErr string
+	StreamErr string `json:"streamError,omitempty"`
 }
 
 // serverSteps holds the steps of the server role.
@@ -167,7 +173,7 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 		return err
 	}
 	w := s.world()
-	x := &chatExchange{N: len(sw.exchanges) + 1}
+	x := &chatExchange{N: len(sw.exchanges) + 1, Role: target.RoleServer}
 	req := &chat.Request{ThreadID: w.conversation, RunID: fmt.Sprintf("run-%d", x.N), Messages: chat.Clone(msgs), Resume: sw.resume}
 	if len(sw.resume) > 0 {
 		req.ParentRunID = sw.lastRunID
@@ -179,6 +185,7 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding request %d: %w", x.N, err)
 	}
+	x.Raw = body
 	sw.exchanges = append(sw.exchanges, x)
 
 	// The turn's request, as the evidence and the assertions read it, is
