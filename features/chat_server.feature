@@ -189,3 +189,29 @@ Feature: The chat server
       | ui-message-stream |
       | ag-ui             |
       | ag-ui-legacy      |
+
+  @PRE-01 @PRE-02 @REQ-07
+  Scenario Outline: two conversations on one chat endpoint, whose calls share an id, each resolve their own answer (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user sends "delete /a" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the model calls "deleteFile" with {"path":"/b"} as "call_1"
+    When the user opens a second chat and sends "delete /b"
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the model replies "I left /b alone."
+    When the user denies "call_1" in the chat because "keep b"
+    Then [PRE-02] "deleteFile" has not run
+    And [PRE-02] model call 3 received an "execution-denied" result for "call_1"
+    Given the model replies "Deleted /a."
+    And the first chat is shown again
+    When the user approves "call_1" in the chat
+    Then [PRE-01] "deleteFile" has run 1 time
+    And [PRE-01] "deleteFile" ran with {"path":"/a"}
+    And [PRE-01] model call 4 received a "json" result for "call_1"
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |

@@ -26,8 +26,20 @@ type serverWorld struct {
 	dialect  string
 	codec    chat.Codec
 	chat     target.Chat
-	// messages are the client's UI messages, as a conforming client of the
-	// protocol keeps them.
+	*thread
+	// threads are the conversations the client holds on the endpoint,
+	// each under its own chat id (the protocol's thread id); thread is the
+	// one shown.
+	threads   []*thread
+	exchanges []*chatExchange
+	// noReasons: the protocol's requests carry no denial reason.
+	noReasons bool
+}
+
+// thread is one conversation of the client: its UI messages, as a
+// conforming client of the protocol keeps them.
+type thread struct {
+	id       string
 	messages []chat.Message
 	// resume are the AG-UI resume entries the next request carries.
 	resume []chat.Resume
@@ -35,13 +47,14 @@ type serverWorld struct {
 	// call's approval was requested: what a stale tab still shows.
 	asked     map[string][]chat.Message
 	lastRunID string
-	exchanges []*chatExchange
 	users     int
 	// cur is the index of the assistant message the stream writes to (-1:
 	// none yet).
 	cur int
-	// noReasons: the protocol's requests carry no denial reason.
-	noReasons bool
+}
+
+func newThread(id string) *thread {
+	return &thread{id: id, asked: map[string][]chat.Message{}, cur: -1}
 }
 
 // streamingClient posts the client's requests: no overall timeout, as a
@@ -93,7 +106,8 @@ func (s *serverSteps) speaks(_ context.Context, protocol string) error {
 	if err != nil {
 		return &harnessError{err: fmt.Errorf("the target declares serverDialects[%q]: %w", protocol, err)}
 	}
-	w.server = &serverWorld{protocol: protocol, dialect: dialect, codec: codec, asked: map[string][]chat.Message{}, cur: -1, noReasons: !carriesReasons(codec)}
+	first := newThread(w.conversation)
+	w.server = &serverWorld{protocol: protocol, dialect: dialect, codec: codec, thread: first, threads: []*thread{first}, noReasons: !carriesReasons(codec)}
 	return nil
 }
 
@@ -174,7 +188,7 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 	}
 	w := s.world()
 	x := &chatExchange{N: len(sw.exchanges) + 1, Role: target.RoleServer}
-	req := &chat.Request{ThreadID: w.conversation, RunID: fmt.Sprintf("run-%d", x.N), Messages: chat.Clone(msgs), Resume: sw.resume}
+	req := &chat.Request{ThreadID: sw.id, RunID: fmt.Sprintf("run-%d", x.N), Messages: chat.Clone(msgs), Resume: sw.resume}
 	if len(sw.resume) > 0 {
 		req.ParentRunID = sw.lastRunID
 	}
@@ -555,11 +569,39 @@ func (s *serverSteps) staleAnswer(ctx context.Context, callID, verb string) erro
 		return fmt.Errorf("the chat endpoint never asked approval for %s", callID)
 	}
 	msgs := chat.Clone(snap)
-	stale := &serverWorld{protocol: sw.protocol, messages: msgs, cur: -1}
+	stale := &serverWorld{protocol: sw.protocol, thread: &thread{messages: msgs, cur: -1}}
 	p := stale.find(callID)
 	stale.answerPart(p, verb == "approving", "")
 	sw.resume = stale.resume
 	return s.post(ctx, msgs)
+}
+
+// secondChat is the user opening a second conversation on the same chat
+// endpoint (a new chat id: one server, several conversations) and sending
+// its first message there.
+func (s *serverSteps) secondChat(ctx context.Context, text string) error {
+	sw, err := s.sw()
+	if err != nil {
+		return err
+	}
+	if len(sw.threads) > 1 {
+		return errors.New("the scenario opens a second chat twice")
+	}
+	t := newThread(s.world().conversation + "#2")
+	sw.threads = append(sw.threads, t)
+	sw.thread = t
+	return s.send(ctx, text)
+}
+
+// firstChat shows the first conversation again: the user's next actions
+// act on it.
+func (s *serverSteps) firstChat(context.Context) error {
+	sw, err := s.sw()
+	if err != nil {
+		return err
+	}
+	sw.thread = sw.threads[0]
+	return nil
 }
 
 func (sw *serverWorld) describe() string {

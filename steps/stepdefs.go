@@ -241,6 +241,8 @@ func definitions(world func() *world) []stepDef {
 	do(`the user sends "([^"]*)" to the chat endpoint`, sv.send)
 	do(`the user (approves|denies) `+idList+` in the chat(?: because "([^"]*)")?`, sv.answer)
 	sends(checks.OutOfContractTag, `a stale tab answers "([^"]+)" again, (approving|denying) it`, sv.staleAnswer)
+	do(`the user opens a second chat and sends "([^"]*)"`, sv.secondChat)
+	do(`the first chat is shown again`, sv.firstChat)
 	assert(`the chat stream asks approval for "([^"]+)"`, "", sv.streamAsks, lostShown)
 	assert(`the chat stream reports "([^"]+)" as denied`, "", sv.streamDenied, lostShown)
 	assert(`the chat stream gives "([^"]+)" the output (.+)`, "", sv.streamOutput, lostShown)
