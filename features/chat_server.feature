@@ -215,3 +215,25 @@ Feature: The chat server
       | ui-message-stream |
       | ag-ui             |
       | ag-ui-legacy      |
+
+  @PRE-02 @DEN-01 @DEN-02 @REQ-07
+  Scenario Outline: after a restart without the tool, a call denied in the chat still reaches the model and the client as a denial (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And a tool "sendEmail" that needs approval
+    And the model calls "sendEmail" with {"to":"bob"} as "call_1"
+    When the user sends "mail bob" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the toolkit leaves out "sendEmail"
+    And the chat endpoint restarts
+    And the model replies "I left bob alone."
+    When the user denies "call_1" in the chat because "not bob"
+    Then [PRE-02] "sendEmail" has not run
+    And [DEN-01] model call 2 received an "execution-denied" result for "call_1"
+    And [DEN-02] model call 2 received the denial of "call_1" with the user's reason "not bob"
+    And [DEN-01] the chat stream reports "call_1" as denied
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |

@@ -576,6 +576,25 @@ func (s *serverSteps) staleAnswer(ctx context.Context, callID, verb string) erro
 	return s.post(ctx, msgs)
 }
 
+// restart closes the chat endpoint; the client's next request opens it
+// again with the scenario's toolkit as it is then (a deploy between a
+// request and its answer).
+func (s *serverSteps) restart(ctx context.Context) error {
+	sw, err := s.sw()
+	if err != nil {
+		return err
+	}
+	if sw.chat != nil {
+		cctx, cancel := context.WithTimeout(ctx, s.world().suite.timeout())
+		defer cancel()
+		if err := sw.chat.Close(cctx); err != nil {
+			return &harnessError{err: fmt.Errorf("closing the chat endpoint: %w", err)}
+		}
+		sw.chat = nil
+	}
+	return nil
+}
+
 // secondChat is the user opening a second conversation on the same chat
 // endpoint (a new chat id: one server, several conversations) and sending
 // its first message there.

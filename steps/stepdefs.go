@@ -243,6 +243,7 @@ func definitions(world func() *world) []stepDef {
 	sends(checks.OutOfContractTag, `a stale tab answers "([^"]+)" again, (approving|denying) it`, sv.staleAnswer)
 	do(`the user opens a second chat and sends "([^"]*)"`, sv.secondChat)
 	do(`the first chat is shown again`, sv.firstChat)
+	do(`the chat endpoint restarts`, sv.restart)
 	assert(`the chat stream asks approval for "([^"]+)"`, "", sv.streamAsks, lostShown)
 	assert(`the chat stream reports "([^"]+)" as denied`, "", sv.streamDenied, lostShown)
 	assert(`the chat stream gives "([^"]+)" the output (.+)`, "", sv.streamOutput, lostShown)
