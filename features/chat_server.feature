@@ -16,16 +16,16 @@ Feature: The chat server
     Given a tool "deleteFile" that needs approval
     And the tool "deleteFile" returns {"deleted":"/a"}
 
-  @REQ-07 @PRE-01 @PRE-08
+  @REQ-07 @REQ-01 @PRE-01 @PRE-08
   Scenario Outline: an approval given in the chat runs the call once and tells the model and the client (<protocol>)
     Given the chat endpoint speaks "<protocol>"
     And the model calls "deleteFile" with {"path":"/a"} as "call_1"
     When the user sends "delete /a" to the chat endpoint
     Then [REQ-07] the chat stream asks approval for "call_1"
-    And [PRE-01] "deleteFile" has not run
+    And [REQ-01] "deleteFile" has not run
     Given the model replies "Deleted /a."
     When the user approves "call_1" in the chat
-    Then [PRE-01] "deleteFile" has run 1 time
+    Then [PRE-01] "call_1" has run
     And [PRE-01] model call 2 received a "json" result for "call_1"
     And [PRE-08] the chat stream gives "call_1" the output {"deleted":"/a"}
     And [PRE-08] the chat stream carries the text "Deleted /a."
@@ -55,7 +55,7 @@ Feature: The chat server
       | ag-ui             |
       | ag-ui-legacy      |
 
-  @REQ-07 @PART-01 @PART-02 @PRE-09
+  @REQ-07 @PRE-09 @PART-02 @PART-01 @PRE-01 @DEN-01 @PRE-08
   Scenario Outline: one call approved and one denied in the chat: each gets its own outcome, in the prompt and in the stream (<protocol>)
     Given the chat endpoint speaks "<protocol>"
     And the model calls:
@@ -70,10 +70,11 @@ Feature: The chat server
     Then [PRE-09] the chat stream reports no outcome of "call_1"
     When the user denies "call_2" in the chat
     Then [PART-02] "deleteFile" has run 1 time
-    And [PART-01] model call 2 received a "json" result for "call_1"
-    And [PART-01] model call 2 received an "execution-denied" result for "call_2"
-    And [PART-01] the chat stream gives "call_1" the output {"deleted":"/a"}
-    And [PART-01] the chat stream reports "call_2" as denied
+    And [PART-01] model call 2 received exactly one result for each of "call_1" and "call_2"
+    And [PRE-01] model call 2 received a "json" result for "call_1"
+    And [DEN-01] model call 2 received an "execution-denied" result for "call_2"
+    And [PRE-08] the chat stream gives "call_1" the output {"deleted":"/a"}
+    And [DEN-01] the chat stream reports "call_2" as denied
 
     Examples:
       | protocol          |
@@ -81,7 +82,7 @@ Feature: The chat server
       | ag-ui             |
       | ag-ui-legacy      |
 
-  @ERR-02 @REQ-07
+  @REQ-07 @ERR-02
   Scenario Outline: a tool that fails after its approval reaches the model and the client as an error, with its text, or fails the turn as declared (<protocol>)
     Given the chat endpoint speaks "<protocol>"
     And the tool "deleteFile" fails with "disk is read-only"
@@ -100,27 +101,43 @@ Feature: The chat server
       | ag-ui             |
       | ag-ui-legacy      |
 
-  @out-of-contract @PRE-11 @REQ-07
-  Scenario Outline: a stale tab answering a call again after its result never runs it twice (<protocol>, <answer>)
+  @out-of-contract @REQ-07 @PRE-08 @WIRE-04
+  Scenario Outline: a stale tab approving a call again after its result never runs it twice (<protocol>)
     Given the chat endpoint speaks "<protocol>"
     And the model calls "deleteFile" with {"path":"/a"} as "call_1"
     When the user sends "delete /a" to the chat endpoint
     Then [REQ-07] the chat stream asks approval for "call_1"
     Given the model replies "Deleted /a."
     When the user approves "call_1" in the chat
-    Then [PRE-11] "deleteFile" has run 1 time
+    Then [PRE-08] the chat stream gives "call_1" the output {"deleted":"/a"}
     Given the model may reply "Already done."
-    When a stale tab answers "call_1" again, <answer> it
-    Then [PRE-11] "deleteFile" has run 1 time
+    When a stale tab answers "call_1" again, approving it
+    Then [WIRE-04] "deleteFile" has run 1 time
 
     Examples:
-      | protocol          | answer    |
-      | ui-message-stream | approving |
-      | ag-ui             | approving |
-      | ag-ui-legacy      | approving |
-      | ui-message-stream | denying   |
-      | ag-ui             | denying   |
-      | ag-ui-legacy      | denying   |
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |
+
+  @out-of-contract @REQ-07 @PRE-08 @PRE-02
+  Scenario Outline: a stale tab denying a call after its result never runs it again (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user sends "delete /a" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the model replies "Deleted /a."
+    When the user approves "call_1" in the chat
+    Then [PRE-08] the chat stream gives "call_1" the output {"deleted":"/a"}
+    Given the model may reply "It is already deleted."
+    When a stale tab answers "call_1" again, denying it
+    Then [PRE-02] "deleteFile" has run 1 time
+
+    Examples:
+      | protocol          |
+      | ui-message-stream |
+      | ag-ui             |
+      | ag-ui-legacy      |
 
   @PRE-02 @DEN-01 @DEN-02
   Scenario Outline: a call the policy denies on its own reaches the model and the chat stream as a denial (<protocol>)
@@ -140,7 +157,7 @@ Feature: The chat server
       | ag-ui             |
       | ag-ui-legacy      |
 
-  @PRE-01 @PRE-02 @PRE-09 @DEN-01 @DEN-02 @DEN-03 @REQ-07
+  @REQ-07 @PRE-09 @DEN-01 @PART-02 @PRE-01 @DEN-03 @DEN-02
   Scenario Outline: outcomes streamed to the client come back in its next request as the same outcomes (<protocol>)
     Given the chat endpoint speaks "<protocol>"
     And the model calls:
@@ -154,12 +171,12 @@ Feature: The chat server
     When the user approves "call_1" in the chat
     Then [PRE-09] the chat stream reports no outcome of "call_1"
     When the user denies "call_2" in the chat because "keep b"
-    Then [DEN-01] the chat stream reports "call_2" as denied
+    Then [DEN-01] model call 2 received an "execution-denied" result for "call_2"
     Given the model replies "Anything else?"
     When the user sends "what did you do?" to the chat endpoint
-    Then [PRE-01] "deleteFile" has run 1 time
+    Then [PART-02] "deleteFile" has run 1 time
     And [PRE-01] model call 3 received a "json" result for "call_1"
-    And [PRE-02] model call 3 received an "execution-denied" result for "call_2"
+    And [DEN-03] model call 3 received an "execution-denied" result for "call_2"
     And [DEN-02] model call 3 received the denial of "call_2" with the user's reason "keep b"
     And [DEN-03] model call 3 received the same result for "call_2" as model call 2
 
@@ -169,7 +186,7 @@ Feature: The chat server
       | ag-ui             |
       | ag-ui-legacy      |
 
-  @REQ-06 @WIRE-01
+  @PRE-08 @REQ-06 @WIRE-01
   Scenario Outline: a turn that ends on its step limit leaves the call's output with the client, and the next prompt holds it (<protocol>)
     Given the chat endpoint speaks "<protocol>"
     And a tool "readFile" that needs no approval
@@ -177,7 +194,7 @@ Feature: The chat server
     And the step limit is 1
     And the model calls "readFile" with {"path":"/a"} as "call_1"
     When the user sends "read /a" to the chat endpoint
-    Then [REQ-06] the chat stream gives "call_1" the output {"text":"hello"}
+    Then [PRE-08] the chat stream gives "call_1" the output {"text":"hello"}
     And [REQ-06] "readFile" has run 1 time
     Given the model replies "It says hello."
     When the user sends "what did it say?" to the chat endpoint
@@ -190,7 +207,7 @@ Feature: The chat server
       | ag-ui             |
       | ag-ui-legacy      |
 
-  @PRE-01 @PRE-02 @REQ-07
+  @REQ-07 @PRE-02 @DEN-01 @PRE-01
   Scenario Outline: two conversations on one chat endpoint, whose calls share an id, each resolve their own answer (<protocol>)
     Given the chat endpoint speaks "<protocol>"
     And the model calls "deleteFile" with {"path":"/a"} as "call_1"
@@ -202,12 +219,12 @@ Feature: The chat server
     Given the model replies "I left /b alone."
     When the user denies "call_1" in the chat because "keep b"
     Then [PRE-02] "deleteFile" has not run
-    And [PRE-02] model call 3 received an "execution-denied" result for "call_1"
+    And [DEN-01] model call 3 received an "execution-denied" result for "call_1"
     Given the model replies "Deleted /a."
     And the first chat is shown again
     When the user approves "call_1" in the chat
-    Then [PRE-01] "deleteFile" has run 1 time
-    And [PRE-01] "deleteFile" ran with {"path":"/a"}
+    Then [PRE-01] "deleteFile" has run
+    And [PRE-02] "deleteFile" has not run with {"path":"/b"}
     And [PRE-01] model call 4 received a "json" result for "call_1"
 
     Examples:
@@ -216,7 +233,7 @@ Feature: The chat server
       | ag-ui             |
       | ag-ui-legacy      |
 
-  @PRE-02 @DEN-01 @DEN-02 @REQ-07
+  @REQ-07 @PRE-02 @DEN-01 @DEN-02
   Scenario Outline: after a restart without the tool, a call denied in the chat still reaches the model and the client as a denial (<protocol>)
     Given the chat endpoint speaks "<protocol>"
     And a tool "sendEmail" that needs approval

@@ -649,6 +649,15 @@ func (s *serverSteps) lastExchange() (*chatExchange, error) {
 		return nil, errors.New("the client has posted no request to the chat endpoint")
 	}
 	x := sw.exchanges[len(sw.exchanges)-1]
+	w := s.world()
+	if n := len(w.turns); n > 0 {
+		if e, refused := w.rejectedIn(w.turns[n-1]); refused {
+			// What the stream would have carried after a prompt the model
+			// refused does not exist: that failure is charged to its own
+			// check (WIRE-01, WIRE-02).
+			return nil, blocked("the model refused a prompt of request %d (model call %d: %s)", x.N, e.Call, e.Violations[0].Check)
+		}
+	}
 	if x.Status/100 != 2 {
 		return nil, fmt.Errorf("the chat endpoint refused request %d with HTTP %d: %s", x.N, x.Status, x.Body)
 	}
@@ -687,7 +696,7 @@ func (s *serverSteps) outcomeOf(callID string) (*chatExchange, *chat.Event, erro
 				continue
 			}
 			if found != nil {
-				return x, nil, fmt.Errorf("the stream of request %d reports %s twice (%s, then %s)", x.N, callID, found.Type, ev.Type)
+				return x, found, fmt.Errorf("the stream of request %d reports %s twice (%s, then %s)", x.N, callID, found.Type, ev.Type)
 			}
 			found = &x.Events[i]
 		}
@@ -698,15 +707,56 @@ func (s *serverSteps) outcomeOf(callID string) (*chatExchange, *chat.Event, erro
 	return x, found, nil
 }
 
+// promptHeld reports whether a prompt of the last request held a result
+// for the call: the runtime resolved it, whatever its stream says.
+func (s *serverSteps) promptHeld(callID string) bool {
+	w := s.world()
+	if w.sim == nil || len(w.turns) == 0 {
+		return false
+	}
+	rec := w.turns[len(w.turns)-1]
+	for _, e := range w.sim.Journal() {
+		if e.Call < rec.FirstModelCall || (rec.LastModelCall >= rec.FirstModelCall && e.Call > rec.LastModelCall) {
+			continue
+		}
+		if _, ok := model.IndexOf(e.Prompt).Result(w.callIDIn(e.Prompt, callID)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// missingFromStream judges a call whose outcome the stream never reported:
+// when a prompt of the request held its result, the runtime resolved it
+// and the stream lost it, which is PRE-08's rule (the stream carries one
+// result event per result); when none did, the runtime never resolved it,
+// which the prompt's assertions judge: blocked here.
+func (s *serverSteps) missingFromStream(err error, callID string) error {
+	if !s.promptHeld(callID) {
+		return blocked("%v: no prompt of the request holds a result for %s either (the prompt's assertions judge that)", err, callID)
+	}
+	if s.world().check == "PRE-08" {
+		return harmed(checks.Lost, err)
+	}
+	return &chargedError{check: "PRE-08", why: err.Error(), own: blocked("%v: that is PRE-08's rule, charged there", err), spec: harmSpec{harm: checks.Lost}}
+}
+
 // streamDenied: the stream reports the call as denied (a denial event:
-// tool-output-denied), not as a result or an error.
+// tool-output-denied), not as a result or an error: the denial's
+// representation where the client reads it.
 func (s *serverSteps) streamDenied(_ context.Context, callID string) error {
 	if s.world().info.Features.UntypedResults {
 		return &naError{why: "the target declares untyped results: a denial is an ordinary result, in its stream too"}
 	}
 	x, ev, err := s.outcomeOf(callID)
-	if err != nil {
+	if x == nil {
 		return err
+	}
+	if ev == nil {
+		return s.missingFromStream(err, callID)
+	}
+	if err != nil {
+		return err // reported twice
 	}
 	if ev.Type != chat.EventToolDenied {
 		return fmt.Errorf("the stream of request %d reports the denied %s as %s, not as a denial", x.N, callID, ev.Type)
@@ -714,14 +764,23 @@ func (s *serverSteps) streamDenied(_ context.Context, callID string) error {
 	return nil
 }
 
-// streamOutput: the stream gives the call the tool's output.
+// streamOutput: the stream gives the call the tool's output, the value
+// the tool returned.
 func (s *serverSteps) streamOutput(_ context.Context, callID, output string) error {
 	x, ev, err := s.outcomeOf(callID)
-	if err != nil {
+	if x == nil {
 		return err
 	}
+	if ev == nil {
+		return s.missingFromStream(err, callID)
+	}
+	if err != nil {
+		return err // reported twice
+	}
 	if ev.Type != chat.EventToolResult {
-		return fmt.Errorf("the stream of request %d reports %s as %s, want its output %s", x.N, callID, ev.Type, output)
+		// The call was resolved otherwise (denied, failed): the prompt's
+		// assertions judge the resolution.
+		return blocked("the stream of request %d reports %s as %s, not with its output %s (the resolution is judged by what reached the model)", x.N, callID, ev.Type, output)
 	}
 	if !jsonEqual(ev.Output, json.RawMessage(output)) {
 		return fmt.Errorf("the stream of request %d gives %s the output %s, want %s", x.N, callID, ev.Output, output)
@@ -749,8 +808,14 @@ func (s *serverSteps) streamFailed(_ context.Context, callID, text string) error
 		return fmt.Errorf("the target declares that a failing tool fails the turn, but the stream of request %d reports no error (%s)", x.N, eventTypes(x.Events))
 	}
 	x, ev, err := s.outcomeOf(callID)
-	if err != nil {
+	if x == nil {
 		return err
+	}
+	if ev == nil {
+		return s.missingFromStream(err, callID)
+	}
+	if err != nil {
+		return err // reported twice
 	}
 	if ev.Type != chat.EventToolError {
 		return fmt.Errorf("the stream of request %d reports the failed %s as %s, not as an error", x.N, callID, ev.Type)

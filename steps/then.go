@@ -1394,6 +1394,9 @@ func (t *then) failedAsDeclared(ctx context.Context, callID, text string) error 
 	if !w.info.Features.UntypedResults && (!res.Output.IsFailure() || res.Output.Type == model.OutputExecutionDenied) {
 		return fmt.Errorf("model call %d received a %s result for the failed call %s, want an error result", call, res.Output.Type, callID)
 	}
+	if w.server != nil {
+		return nil // what the client gets is judged by the chat stream's assertions
+	}
 	turn, err := w.lastOK()
 	if err != nil {
 		return err

@@ -766,12 +766,31 @@ var resultContentRules = map[string]bool{"DEN-01": true, "DEN-02": true, "DEN-03
 func (w *world) resultRule(rec *turnRecord, callID string) string {
 	approved, found := answerOf(rec.Request, callID)
 	switch {
+	case !found && w.autoDenied(callID):
+		return "PRE-02" // denied by its policy: a denied call
 	case !found:
 		return "REQ-06"
 	case approved:
 		return "PRE-01"
 	}
 	return "PRE-02"
+}
+
+// autoDenied reports whether the call's tool has a policy that denies
+// every call on its own.
+func (w *world) autoDenied(callID string) bool {
+	if w.harness == nil {
+		return false
+	}
+	for _, r := range w.harness.policySnapshot() {
+		if r.ToolCallID != callID {
+			continue
+		}
+		if t := w.tool(r.Tool); t != nil && t.auto != nil && t.auto.Decision == target.DecisionDenied {
+			return true
+		}
+	}
+	return false
 }
 
 // answerOf finds the first answer to callID's approval in a conversation,

@@ -295,7 +295,8 @@ var all = []Mutant{
 	mutant("denials-missing-from-turn", fault.DenialsMissingFromTurn, []string{"PRE-02"},
 		"gives the model a result for every denied call but leaves the denials out of the turn's messages and its stream", "a UI stream that carries no denial result").
 		also("PART-01", "the denied call of a partly denied step has no result in the turn's messages").
-		also("PRE-11", "when a denial wins over a conflicting approval, the turn's messages hold no result for the call"),
+		also("PRE-11", "when a denial wins over a conflicting approval, the turn's messages hold no result for the call").
+		also("PRE-08", "behind a chat server, the denial it leaves out of its stream never reaches the chat client, though the model got it"),
 	mutant("drops-failed-free-call", fault.DropsFailedFreeCall, []string{"REQ-06"},
 		"gives no result to a call that needed no approval when its tool fails (an approved call that fails still gets its error result)", "neighbour of dangling-on-tool-error").
 		also("WIRE-01", "the failed call has no result and dangles in the prompt of the next step"),
