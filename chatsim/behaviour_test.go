@@ -31,7 +31,7 @@ func continuation() *chat.Request {
 
 func applied(b Behaviour, req *chat.Request, events []chat.Event) []chat.Event {
 	rec := Request{Decoded: req}
-	analyze(&rec, req)
+	analyze(&rec, req, chat.ProtocolUIMessageStream, nil)
 	return b.apply(&rec, events)
 }
 

@@ -94,12 +94,18 @@ type Conversation struct {
 	changed  chan struct{}
 	// behaviour is what the server does beyond the script.
 	behaviour Behaviour
+	// interrupts are the AG-UI interrupts the server issued, by interrupt
+	// id: a resume entry answers the one it names, and no other.
+	interrupts map[string]issued
 }
+
+// issued is an approval request the server streamed as an interrupt.
+type issued struct{ toolCallID, approvalID string }
 
 // NewConversation returns a conversation speaking the codec's protocol, as
 // a conforming server of that protocol would (Conforming).
 func NewConversation(codec chat.Codec) *Conversation {
-	return &Conversation{codec: codec, holding: -1, changed: make(chan struct{}), behaviour: Conforming(codec.Name())}
+	return &Conversation{codec: codec, holding: -1, changed: make(chan struct{}), behaviour: Conforming(codec.Name()), interrupts: map[string]issued{}}
 }
 
 // Protocol returns the conversation's protocol name.
@@ -221,7 +227,7 @@ func (c *Conversation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.Error = fmt.Sprintf("the %s request does not decode: %v", c.codec.Name(), derr)
 	} else {
 		rec.Decoded = dec
-		analyze(&rec, dec)
+		analyze(&rec, dec, c.codec.Name(), c.interrupts)
 	}
 	if rec.Error != "" {
 		c.problems = append(c.problems, fmt.Sprintf("request %d: %s", rec.N, rec.Error))
@@ -245,6 +251,11 @@ func (c *Conversation) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	turn, gate := c.turns[turnIndex], c.gates[turnIndex]
 	events := c.behaviour.apply(&rec, turn.Events)
 	rec.Streamed = events
+	for _, ev := range events {
+		if ev.Type == chat.EventApprovalRequested && ev.Approval != nil && ev.Approval.InterruptID != "" {
+			c.interrupts[ev.Approval.InterruptID] = issued{toolCallID: ev.ToolCallID, approvalID: ev.Approval.ID}
+		}
+	}
 	c.requests = append(c.requests, rec)
 	c.notifyLocked()
 	c.mu.Unlock()
@@ -322,12 +333,23 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 }
 
 // analyze records what a request carries: answers, outputs, dangling calls
-// and duplicates.
-func analyze(rec *Request, req *chat.Request) {
+// and duplicates. An answer counts only in the form the protocol defines,
+// as a real server of it reads it: in AG-UI's interrupt form a resume
+// entry naming an interrupt the server issued (TanStack AI 0.58 drops the
+// answers on inbound parts); in the legacy AG-UI form and the UI message
+// stream the approval on the tool-call part (neither has resume entries).
+// A resume entry naming no issued interrupt is recorded under the id it
+// names and matches no call.
+func analyze(rec *Request, req *chat.Request, protocol string, interrupts map[string]issued) {
+	viaResume := protocol == chat.ProtocolAGUI
 	seen := map[string]int{}
-	resumed := map[string]chat.Resume{}
-	for _, r := range req.Resume {
-		resumed[r.InterruptID] = r
+	resumedCall := map[string]chat.Resume{}
+	if viaResume {
+		for _, r := range req.Resume {
+			if is, ok := interrupts[r.InterruptID]; ok {
+				resumedCall[is.toolCallID] = r
+			}
+		}
 	}
 	lastUser := -1
 	for i, m := range req.Messages {
@@ -345,18 +367,18 @@ func analyze(rec *Request, req *chat.Request) {
 				rec.Duplicates = append(rec.Duplicates, p.ToolCallID)
 			}
 			answered := false
-			if a := p.Approval; a != nil {
-				if a.Approved != nil {
-					rec.Answers = append(rec.Answers, Answer{ApprovalID: a.ID, ToolCallID: p.ToolCallID, Approved: *a.Approved, Reason: a.Reason, Via: "parts"})
-					answered = true
+			if a := p.Approval; a != nil && !viaResume && a.Approved != nil {
+				rec.Answers = append(rec.Answers, Answer{ApprovalID: a.ID, ToolCallID: p.ToolCallID, Approved: *a.Approved, Reason: a.Reason, Via: "parts"})
+				answered = true
+			}
+			if r, ok := resumedCall[p.ToolCallID]; ok {
+				approval := ""
+				if p.Approval != nil {
+					approval = p.Approval.ID
 				}
-				for _, key := range []string{a.InterruptID, a.ID} {
-					if r, ok := resumed[key]; ok && key != "" {
-						rec.Answers = append(rec.Answers, Answer{ApprovalID: a.ID, ToolCallID: p.ToolCallID, Approved: r.Approved, Reason: r.Reason, Via: "resume"})
-						delete(resumed, key)
-						answered = true
-					}
-				}
+				rec.Answers = append(rec.Answers, Answer{ApprovalID: approval, ToolCallID: p.ToolCallID, Approved: r.Approved, Reason: r.Reason, Via: "resume"})
+				delete(resumedCall, p.ToolCallID)
+				answered = true
 			}
 			if len(p.Output) > 0 || p.State == chat.OutputAvailable {
 				rec.Outputs = append(rec.Outputs, p.ToolCallID)
@@ -370,9 +392,20 @@ func analyze(rec *Request, req *chat.Request) {
 			}
 		}
 	}
+	if !viaResume {
+		return
+	}
 	for _, r := range req.Resume {
-		if _, left := resumed[r.InterruptID]; left {
-			rec.Answers = append(rec.Answers, Answer{ApprovalID: r.InterruptID, Approved: r.Approved, Reason: r.Reason, Via: "resume"})
+		is, ok := interrupts[r.InterruptID]
+		if ok {
+			if _, left := resumedCall[is.toolCallID]; !left {
+				continue // matched a part above
+			}
+			// An issued interrupt whose call the request's messages lack:
+			// the server still knows the call it interrupted.
+			rec.Answers = append(rec.Answers, Answer{ApprovalID: is.approvalID, ToolCallID: is.toolCallID, Approved: r.Approved, Reason: r.Reason, Via: "resume"})
+			continue
 		}
+		rec.Answers = append(rec.Answers, Answer{ApprovalID: r.InterruptID, Approved: r.Approved, Reason: r.Reason, Via: "resume"})
 	}
 }

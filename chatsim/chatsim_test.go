@@ -129,13 +129,33 @@ func TestScriptedTurnsAndJournal(t *testing.T) {
 }
 
 func TestResumeAnswers(t *testing.T) {
+	issuedInts := map[string]issued{"int_A": {toolCallID: "A", approvalID: "approval_A"}}
+	msgs := []chat.Message{{Role: "assistant", Parts: []chat.Part{{Type: "tool-call", ToolCallID: "A", State: chat.ApprovalResponded, Approval: &chat.Approval{ID: "approval_A", InterruptID: "int_A", Approved: no()}}}}}
 	var rec Request
 	analyze(&rec, &chat.Request{
-		Messages: []chat.Message{{Role: "assistant", Parts: []chat.Part{{Type: "tool-call", ToolCallID: "A", State: chat.ApprovalRequested, Approval: &chat.Approval{ID: "approval_A", InterruptID: "int_A"}}}}},
+		Messages: msgs,
 		Resume:   []chat.Resume{{InterruptID: "int_A", Approved: false, Reason: "no"}, {InterruptID: "int_orphan", Approved: true}},
-	})
-	if len(rec.Answers) != 2 || rec.Answers[0].ToolCallID != "A" || rec.Answers[0].Approved || rec.Answers[0].Via != "resume" || rec.Answers[1].ApprovalID != "int_orphan" {
+	}, chat.ProtocolAGUI, issuedInts)
+	if len(rec.Answers) != 2 || rec.Answers[0].ToolCallID != "A" || rec.Answers[0].Approved || rec.Answers[0].Via != "resume" || rec.Answers[1].ApprovalID != "int_orphan" || rec.Answers[1].ToolCallID != "" {
 		t.Errorf("answers %+v", rec.Answers)
+	}
+
+	// The interrupt form takes no answer on the parts, and a resume entry
+	// naming the approval id instead of the interrupt's answers nothing.
+	rec = Request{}
+	analyze(&rec, &chat.Request{Messages: msgs, Resume: []chat.Resume{{InterruptID: "approval_A", Approved: true}}}, chat.ProtocolAGUI, issuedInts)
+	if len(rec.Answers) != 1 || rec.Answers[0].ToolCallID != "" || rec.Answers[0].ApprovalID != "approval_A" {
+		t.Errorf("answers %+v", rec.Answers)
+	}
+
+	// The legacy form and the UI message stream take the parts' answer,
+	// and no resume entry.
+	for _, proto := range []string{chat.ProtocolAGUILegacy, chat.ProtocolUIMessageStream} {
+		rec = Request{}
+		analyze(&rec, &chat.Request{Messages: msgs, Resume: []chat.Resume{{InterruptID: "int_A", Approved: true}}}, proto, issuedInts)
+		if len(rec.Answers) != 1 || rec.Answers[0].Via != "parts" || rec.Answers[0].Approved {
+			t.Errorf("%s: answers %+v", proto, rec.Answers)
+		}
 	}
 }
 

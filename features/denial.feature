@@ -106,3 +106,23 @@ Feature: Denial results
       | with a reason    | denies "call_1" because "not today" | stream   |
       | without a reason | denies "call_1"                    | generate |
       | without a reason | denies "call_1"                    | stream   |
+
+  @DEN-01 @DEN-02 @PRE-02 @REQ-01
+  Scenario Outline: a denied call to a tool the toolkit no longer holds still reaches the model as a denial, with the user's reason (<mode>)
+    Given the agent runs in <mode> mode
+    And a tool "sendEmail" that needs approval
+    And the model calls "sendEmail" with {"to":"bob"} as "call_1"
+    When the user says "mail bob"
+    Then [REQ-01] an approval is requested for "call_1"
+    Given the toolkit leaves out "sendEmail"
+    And the model replies "I will not mail bob."
+    When the user denies "call_1" because "not bob"
+    Then [PRE-02] "sendEmail" has not run
+    And [DEN-01] the turn added an "execution-denied" result for "call_1"
+    And [DEN-01] model call 2 received an "execution-denied" result for "call_1"
+    And [DEN-02] model call 2 received the denial of "call_1" with the user's reason "not bob"
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |

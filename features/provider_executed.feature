@@ -81,3 +81,43 @@ Feature: Provider-executed approvals
       | mode     |
       | generate |
       | stream   |
+
+  @PROV-01 @REQ-06 @PRE-08
+  Scenario Outline: a hosted tool's result returned by the provider is kept, and the call never runs locally (<mode>)
+    Given the agent runs in <mode> mode
+    And the model calls the provider tool "web_search" with {"q":"weather"} as "mcp_call_1" asking approval "mcpr_1"
+    When the user says "search the weather"
+    Then [PROV-01] the turn carries the provider's approval request "mcpr_1" for "mcp_call_1"
+    Given the model returns the result {"forecast":"sunny"} of the provider tool "web_search" for "mcp_call_1" run on the approval "mcpr_1"
+    When the user approves the provider approval "mcpr_1"
+    Then [PROV-01] "web_search" has not run
+    And [REQ-06] the turn added a "json" result for "mcp_call_1"
+    And the stream's result events match the turn's results
+    Given the model replies "You are welcome."
+    When the user says "thanks"
+    Then [PROV-01] "web_search" has not run
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |
+
+  @PROV-01
+  Scenario Outline: a provider that asks approval again after a denial gets the user's new answer, not the old one (<mode>)
+    Given the agent runs in <mode> mode
+    And the model calls the provider tool "web_search" with {"q":"weather"} as "mcp_call_1" asking approval "mcpr_1"
+    When the user says "search the weather"
+    Then [PROV-01] the turn carries the provider's approval request "mcpr_1" for "mcp_call_1"
+    Given the model calls the provider tool "web_search" with {"q":"weather today"} as "mcp_call_2" asking approval "mcpr_2"
+    When the user denies the provider approval "mcpr_1"
+    Then [PROV-01] model call 2 received the provider approval "mcpr_1" as denied
+    And [PROV-01] the turn carries the provider's approval request "mcpr_2" for "mcp_call_2"
+    Given the model replies "It is sunny today."
+    When the user approves the provider approval "mcpr_2"
+    Then [PROV-01] model call 3 received the provider approval "mcpr_2" as approved
+    And [PROV-01] "web_search" has not run
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |

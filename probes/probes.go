@@ -16,9 +16,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"sort"
 
 	"github.com/approval-conformance-kit/ack/chat"
+	"github.com/approval-conformance-kit/ack/chat/protocols"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/reference/chatclient"
@@ -142,6 +146,54 @@ var all = []Probe{
 			return inprocess.New(reference.New(), "probe client-never-continues",
 				inprocess.WithClientOptions(chatclient.WithoutAutoContinue()))
 		}},
+	{Name: "server-does-nothing", Kind: Vacuity, Role: target.RoleServer,
+		What: "a chat endpoint that answers every request with a stream that starts and finishes, without calling the model",
+		New: func() target.Target {
+			return idleServer{Target: inprocess.New(reference.New(), "probe server-does-nothing")}
+		}},
+}
+
+// idleServer is a target whose chat endpoints answer every request with
+// an empty stream.
+type idleServer struct{ *inprocess.Target }
+
+func (s idleServer) Server() target.Server { return s }
+
+func (s idleServer) NewChat(_ context.Context, cfg target.ChatConfig) (target.Chat, error) {
+	codec, err := protocols.LookupDialect(cfg.Protocol, cfg.Dialect)
+	if err != nil {
+		return nil, err
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, err := codec.DecodeRequest(mustRead(r))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		for k, v := range codec.ResponseHeaders() {
+			w.Header().Set(k, v)
+		}
+		ew := codec.NewWriter(w, func() {}, req)
+		_ = ew.Write(chat.Event{Type: chat.EventRunStarted})
+		_ = ew.Write(chat.Event{Type: chat.EventMessageStart, MessageID: "msg-idle"})
+		_ = ew.Write(chat.Event{Type: chat.EventFinish, FinishReason: "stop"})
+		_ = ew.Close()
+	}))
+	return idleChat{srv}, nil
+}
+
+func mustRead(r *http.Request) []byte {
+	b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20)) // a short read decodes as a bad request
+	return b
+}
+
+type idleChat struct{ srv *httptest.Server }
+
+func (c idleChat) URL() string { return c.srv.URL }
+
+func (c idleChat) Close(context.Context) error {
+	c.srv.Close()
+	return nil
 }
 
 // vacuous is a target that declares every feature of the reference and
@@ -185,5 +237,24 @@ type agentOverride struct {
 }
 
 func (a agentOverride) Agent() target.Agent { return a.agent }
+
+// Info implements target.Target: the override's target plays no server
+// role (its chat endpoint would run the reference's agent, not the
+// override).
+func (a agentOverride) Info(ctx context.Context) (*target.Info, error) {
+	info, err := a.Target.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var roles []string
+	for _, r := range info.Roles {
+		if r != target.RoleServer {
+			roles = append(roles, r)
+		}
+	}
+	info.Roles = roles
+	info.Features.ServerProtocols = nil
+	return info, nil
+}
 
 var _ = chat.Protocols // the client probes speak every protocol the reference client does

@@ -66,7 +66,40 @@ type ExecuteFunc func(ctx context.Context, call Call) (json.RawMessage, error)
 type Approval struct {
 	kind    string
 	dynamic PolicyFunc
+	decide  DecideFunc
 }
+
+// Outcome is what a deciding policy decides for a call, as the AI SDK's
+// toolApproval statuses do.
+type Outcome string
+
+// The outcomes of a deciding policy.
+const (
+	// RunsFreely: the call runs without approval.
+	RunsFreely Outcome = "not-applicable"
+	// AsksUser: the call waits for the user's answer.
+	AsksUser Outcome = "user-approval"
+	// AutoApproved: the policy approves the call on its own; it runs.
+	AutoApproved Outcome = "approved"
+	// AutoDenied: the policy denies the call on its own; it gets a denial
+	// result with the policy's reason and never runs.
+	AutoDenied Outcome = "denied"
+)
+
+// Decision is a deciding policy's outcome for a call.
+type Decision struct {
+	Outcome Outcome
+	// Reason is an automatic denial's reason, given to the model.
+	Reason string
+}
+
+// DecideFunc decides a call: run it, ask, or approve or deny it on its
+// own. An error counts as "needs approval" (fail closed).
+type DecideFunc func(ctx context.Context, in PolicyInput) (Decision, error)
+
+// Deciding returns a dynamic policy that may also approve or deny a call
+// on its own.
+func Deciding(fn DecideFunc) Approval { return Approval{kind: "dynamic", decide: fn} }
 
 // The static policies.
 var (

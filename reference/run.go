@@ -27,6 +27,9 @@ type run struct {
 	history     []model.Message // the conversation, growing as the turn adds to it
 	added       []model.Message // what the turn added
 	usage       llm.Usage
+	// autoDenied holds the calls a deciding policy denied on its own, with
+	// the policy's reason.
+	autoDenied map[string]string
 
 	failMu   sync.Mutex
 	toolFail error // the first tool failure, when tool failures fail the turn
@@ -247,7 +250,12 @@ func (r *run) handleCalls(ctx context.Context, prompt []model.Message, resp *llm
 			pl.output = model.ErrorTextOutput(msg)
 			continue
 		}
-		if !r.needsApproval(ctx, tool, part, prompt) {
+		need := r.needsApproval(ctx, tool, part, prompt)
+		if reason, denied := r.autoDenied[part.ToolCallID]; denied {
+			pl.output = model.DeniedOutput(reason)
+			continue
+		}
+		if !need {
 			continue
 		}
 		id := r.agent.newID()
@@ -326,7 +334,7 @@ func (r *run) needsApproval(ctx context.Context, tool Tool, call model.Part, pro
 	default:
 		return false
 	}
-	need, err := safePolicy(ctx, tool.Approval.dynamic, PolicyInput{
+	need, err := safePolicy(ctx, r.policyFunc(tool, call.ToolCallID), PolicyInput{
 		Call:     Call{ToolName: call.ToolName, ToolCallID: call.ToolCallID, Input: call.Input},
 		Messages: model.Clone(prompt),
 	})
@@ -334,6 +342,37 @@ func (r *run) needsApproval(ctx context.Context, tool Tool, call model.Part, pro
 		return true // fail closed
 	}
 	return need
+}
+
+// policyFunc is the tool's dynamic policy as a yes-or-no question. A
+// deciding policy's automatic denial is noted for the call (handleCalls
+// gives it its denial result) and counts as "needs approval" everywhere
+// else, so that nothing reads it as leave to run; an automatic approval
+// runs the call as a call that needs none.
+func (r *run) policyFunc(tool Tool, callID string) PolicyFunc {
+	decide := tool.Approval.decide
+	if decide == nil {
+		return tool.Approval.dynamic
+	}
+	return func(ctx context.Context, in PolicyInput) (bool, error) {
+		d, err := decide(ctx, in)
+		if err != nil {
+			return true, err
+		}
+		switch d.Outcome {
+		case RunsFreely, AutoApproved:
+			return false, nil
+		case AsksUser:
+			return true, nil
+		case AutoDenied:
+			if r.autoDenied == nil {
+				r.autoDenied = map[string]string{}
+			}
+			r.autoDenied[callID] = d.Reason
+			return true, nil
+		}
+		return true, fmt.Errorf("the policy of %q decided %q (want not-applicable, user-approval, approved or denied)", tool.Name, d.Outcome)
+	}
 }
 
 func safePolicy(ctx context.Context, fn PolicyFunc, in PolicyInput) (need bool, err error) {

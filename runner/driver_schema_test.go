@@ -90,6 +90,8 @@ var endpoints = []struct {
 	{"GET", `^/v1/client/sessions/[^/]+/state$`, "", "client-state"},
 	{"POST", `^/v1/client/sessions/[^/]+/wait$`, "wait-request", "client-state"},
 	{"DELETE", `^/v1/client/sessions/[^/]+$`, "", ""},
+	{"POST", `^/v1/server/chats$`, "chat-request", "chat-created"},
+	{"DELETE", `^/v1/server/chats/[^/]+$`, "", ""},
 	{"POST", `^/v1/cb/[^/]+/execute/[^/]+$`, "execute-callback-request", "execute-callback-result"},
 	{"POST", `^/v1/cb/[^/]+/policy/[^/]+$`, "policy-callback-request", "policy-callback-result"},
 }

@@ -36,6 +36,11 @@ type clientWorld struct {
 // approvalID is the id the scripted server gives a call's approval request.
 func approvalID(callID string) string { return "approval_" + callID }
 
+// interruptID is the id the scripted server gives the AG-UI interrupt of a
+// call's approval request: distinct from the approval id, so a client that
+// resumes the approval id instead of the interrupt's resumes nothing.
+func interruptID(callID string) string { return "interrupt_" + callID }
+
 // clientSteps holds the steps of the client role.
 type clientSteps struct{ world func() *world }
 
@@ -183,7 +188,7 @@ func (c *clientSteps) eventsFromTable(table *godog.Table) ([]chat.Event, error) 
 				return nil, err
 			}
 			evs = append(evs, chat.Event{Type: chat.EventApprovalRequested, ToolCallID: call, ToolName: tool, Input: json.RawMessage(input),
-				Approval: &chat.Approval{ID: approvalID(call), InterruptID: approvalID(call)}})
+				Approval: &chat.Approval{ID: approvalID(call), InterruptID: interruptID(call)}})
 			finish = "tool-calls"
 		case "result":
 			if err := need("call", call); err != nil {

@@ -50,6 +50,9 @@ type toolSpec struct {
 	approval target.Approval
 	// policy decides a dynamic approval from the input.
 	policy func(input json.RawMessage) (bool, error)
+	// auto, when set, is the decision the policy takes on its own for
+	// every call (approved or denied), instead of policy.
+	auto *target.PolicyDecision
 	// output is what the tool returns; nil gives a default output naming
 	// the tool and the call.
 	output json.RawMessage
@@ -176,6 +179,29 @@ func (h *harness) Policy(_ context.Context, req target.PolicyRequest) (bool, err
 		return true, fmt.Errorf("the harness has no dynamic policy for %q", req.ToolName)
 	}
 	return spec.policy(req.Input)
+}
+
+// Decide implements target.Decider: a tool whose policy decides on its
+// own answers its decision; any other answers Policy's.
+func (h *harness) Decide(ctx context.Context, req target.PolicyRequest) (target.PolicyDecision, error) {
+	h.mu.Lock()
+	spec, known := h.tools[req.ToolName]
+	h.mu.Unlock()
+	if known && spec.auto != nil {
+		h.mu.Lock()
+		h.policies = append(h.policies, policyCall{Tool: req.ToolName, ToolCallID: req.ToolCallID, Input: append(json.RawMessage(nil), req.Input...), Messages: model.Clone(req.Messages), Turn: h.turn})
+		h.tl.add(timelineEvent{Kind: "policy", Turn: h.turn, Tool: req.ToolName, ToolCallID: req.ToolCallID})
+		h.mu.Unlock()
+		return *spec.auto, nil
+	}
+	need, err := h.Policy(ctx, req)
+	if err != nil {
+		return target.PolicyDecision{}, err
+	}
+	if need {
+		return target.PolicyDecision{Decision: target.DecisionUserApproval}, nil
+	}
+	return target.PolicyDecision{Decision: target.DecisionNotApplicable}, nil
 }
 
 func (h *harness) runsSnapshot() []toolRun {

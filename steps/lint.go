@@ -44,7 +44,7 @@ var (
 	// answerStep is an action that answers approvals of the named calls.
 	answerStep = regexp.MustCompile(`^the user (?:approves|denies|re-sends the approval for|sends a malformed approval for|approves and denies) "`)
 	// requestAssert asserts an approval request for the named calls.
-	requestAssert = regexp.MustCompile(`^(?:\[[A-Z]+-\d{2}\] )?(?:(?:an approval is|approvals are) requested for |the turn asks approval for |the client shows an approval request for |the turn carries the provider's approval request "[^"]+" for )`)
+	requestAssert = regexp.MustCompile(`^(?:\[[A-Z]+-\d{2}\] )?(?:(?:an approval is|approvals are) requested for |the turn asks approval for |the client shows an approval request for |the chat stream asks approval for |the turn carries the provider's approval request "[^"]+" for )`)
 	// turnStep is an action that runs a turn or acts on a client.
 	turnStep = regexp.MustCompile(`^(?:the user |the same request is sent again|the chat server ends the held stream|the client's tool returns )`)
 )

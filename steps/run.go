@@ -53,6 +53,8 @@ func (r *scenarioRun) start(ctx context.Context) {
 			r.w.requireRole(target.RoleAgent)
 		case "@client":
 			r.w.requireRole(target.RoleClient)
+		case "@server":
+			r.w.requireRole(target.RoleServer)
 		}
 	}
 }
@@ -91,6 +93,7 @@ func (r *scenarioRun) finish(ctx context.Context) {
 	r.finished = true
 	if r.w != nil {
 		r.w.client.close(context.WithoutCancel(ctx))
+		r.w.server.close(context.WithoutCancel(ctx))
 	}
 	res := r.suite.verdict(r.w, r.sc.Pickle, r.started, r.failedStep, r.stepErr, r.infoErr)
 	if r.suite.Record != nil {

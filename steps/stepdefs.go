@@ -80,6 +80,7 @@ func definitions(world func() *world) []stepDef {
 	u := &user{world: world}
 	th := &then{world: world}
 	c := &clientSteps{world: world}
+	sv := &serverSteps{world: world}
 	var defs []stepDef
 	do := func(expr string, fn any) { defs = append(defs, stepDef{kind: kindDo, expr: expr, fn: fn}) }
 	// sends is a user action whose input is out-of-contract, or has a
@@ -105,6 +106,7 @@ func definitions(world func() *world) []stepDef {
 	do(`a tool "([^"]+)" that needs approval and is slow`, g.toolSlow)
 	do(`a tool "([^"]+)" that needs approval when "([^"]+)" starts with "([^"]*)"`, g.toolDynamic)
 	do(`a tool "([^"]+)" whose approval policy fails`, g.toolFailingPolicy)
+	do(`a tool "([^"]+)" whose approval policy (approves|denies) every call on its own(?: because "([^"]*)")?`, g.toolAutoPolicy)
 	do(`a tool "([^"]+)" whose approval policy panics`, g.toolPanickingPolicy)
 	do(`the tool "([^"]+)" fails with "([^"]*)"`, g.toolFails)
 	do(`the tool "([^"]+)" returns (.+)`, g.toolReturns)
@@ -117,6 +119,7 @@ func definitions(world func() *world) []stepDef {
 	do(`the model calls "([^"]+)" with (\{.*\}) as "([^"]+)"`, g.modelCalls)
 	do(`the model calls:`, g.modelCallsTable)
 	do(`the model calls the provider tool "([^"]+)" with (\{.*\}) as "([^"]+)" asking approval "([^"]+)"`, g.providerCall)
+	do(`the model returns the result (\{.*\}) of the provider tool "([^"]+)" for "([^"]+)"(?: run on the approval "([^"]+)")?`, g.providerResult)
 	do(`the model replies "([^"]*)"`, g.modelReplies)
 	do(`the model answers with:`, g.modelAnswers)
 	do(`the model may answer with:`, g.modelMayAnswer)
@@ -232,6 +235,22 @@ func definitions(world func() *world) []stepDef {
 	assert(`the client holds each tool call once`, "CHAIN-06", c.holdsOnce)
 	assert(`no request left a call dangling`, "CHAIN-05", c.noDangling, danglingHarm)
 	assert(`the message was refused with a clear error,(?: held in the client's queue,)? or "([^"]+)" was answered in the request that sent it`, "CHAIN-05", c.refusedOrAnswered, danglingHarm)
+
+	// The server role: the harness is the chat client.
+	do(`the chat endpoint speaks "([^"]+)"`, sv.speaks)
+	do(`the user sends "([^"]*)" to the chat endpoint`, sv.send)
+	do(`the user (approves|denies) `+idList+` in the chat(?: because "([^"]*)")?`, sv.answer)
+	sends(checks.OutOfContractTag, `a stale tab answers "([^"]+)" again, (approving|denying) it`, sv.staleAnswer)
+	do(`the user opens a second chat and sends "([^"]*)"`, sv.secondChat)
+	do(`the first chat is shown again`, sv.firstChat)
+	do(`the chat endpoint restarts`, sv.restart)
+	assert(`the chat stream asks approval for "([^"]+)"`, "", sv.streamAsks, lostShown)
+	assert(`the chat stream reports "([^"]+)" as denied`, "", sv.streamDenied, lostShown)
+	assert(`the chat stream gives "([^"]+)" the output (.+)`, "", sv.streamOutput, lostShown)
+	assert(`the chat stream reports "([^"]+)" as failed with "([^"]*)"`, "", sv.streamFailed, lostShown)
+	assert(`the chat stream reports no outcome of "([^"]+)"`, "", sv.streamNoOutcome, ranAgainst)
+	assert(`the chat stream carries the text "([^"]*)"`, "", sv.streamText)
+	assert(`the chat stream ends without an error`, "", sv.streamNoError)
 	return defs
 }
 

@@ -70,6 +70,24 @@ func (g *given) toolFailingPolicy(_ context.Context, name string) error {
 	return w.addTool(&toolSpec{name: name, approval: target.ApprovalDynamic, policy: failingPolicy})
 }
 
+// toolAutoPolicy is a tool whose dynamic policy approves or denies every
+// call on its own, without asking the user (the AI SDK's toolApproval
+// statuses approved and denied).
+func (g *given) toolAutoPolicy(_ context.Context, name, verb, reason string) error {
+	w := g.world()
+	if err := w.requireFeature("dynamicPolicy", "dynamic approval policies"); err != nil {
+		return err
+	}
+	if err := w.requireFeature("autoPolicies", "policies that decide on their own"); err != nil {
+		return err
+	}
+	d := &target.PolicyDecision{Decision: target.DecisionApproved}
+	if verb == "denies" {
+		d = &target.PolicyDecision{Decision: target.DecisionDenied, Reason: reason}
+	}
+	return w.addTool(&toolSpec{name: name, approval: target.ApprovalDynamic, auto: d})
+}
+
 func (g *given) existing(name string) (*toolSpec, error) {
 	t := g.world().tool(name)
 	if t == nil {
@@ -202,6 +220,23 @@ func (g *given) providerCall(_ context.Context, tool, input, id, approval string
 	return w.script(simulator.Turn{Reply: simulator.Reply{
 		Text:      "I need your approval to search.",
 		ToolCalls: []simulator.ToolCall{{ID: id, Name: tool, Input: json.RawMessage(input), ProviderExecuted: true, ApprovalID: approval}},
+	}})
+}
+
+// providerResult scripts the provider returning a hosted tool's result:
+// the provider ran the call itself (after the approval approvalID, when
+// one is named), and its reply carries the call's output with its text.
+func (g *given) providerResult(_ context.Context, output, tool, id, approval string) error {
+	w := g.world()
+	if err := w.requireFeature("providerExecuted", "provider-executed tools"); err != nil {
+		return err
+	}
+	if !json.Valid([]byte(output)) {
+		return fmt.Errorf("the output %s is not valid JSON", output)
+	}
+	return w.script(simulator.Turn{Reply: simulator.Reply{
+		Text:            "Here is what the search found.",
+		ProviderResults: []simulator.ProviderResult{{ToolCallID: id, Name: tool, Output: json.RawMessage(output), ApprovalID: approval}},
 	}})
 }
 

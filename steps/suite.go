@@ -215,5 +215,10 @@ func (w *world) evidence() *report.Evidence {
 			ev.ChatRequests = append(ev.ChatRequests, r)
 		}
 	}
+	if w.server != nil {
+		for _, x := range w.server.exchanges {
+			ev.ChatRequests = append(ev.ChatRequests, x)
+		}
+	}
 	return ev
 }

@@ -341,7 +341,7 @@ func (t *then) providerApprovalOrError(ctx context.Context, call int, approvalID
 // user's reason, in the output (or, over a provider wire, in its text).
 func (t *then) receivedReason(_ context.Context, call int, callID, reason string) error {
 	w := t.world()
-	if w.info.Features.NoDenialReasons {
+	if w.noDenialReasons() {
 		return &naError{why: "the target declares that its approval API takes no denial reason"}
 	}
 	res, err := t.oneResult(call, callID)

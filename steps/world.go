@@ -83,6 +83,7 @@ type world struct {
 	turns   []*turnRecord
 	na      *notApplicable
 	client  *clientWorld
+	server  *serverWorld
 	// providerApprovals maps the scripted provider-executed calls to their
 	// approval ids.
 	providerApprovals map[string]string
@@ -627,6 +628,7 @@ func (w *world) problems() []problem {
 	for _, k := range keys {
 		out = append(out, problem{check: "WIRE-03", detail: fmt.Sprintf("WIRE-03: tool call %s ran %d times in turn %d", k.call, count[k], k.turn)})
 	}
+	out = append(out, w.server.problems()...)
 	return append(out, w.client.problems()...)
 }
 
@@ -671,7 +673,7 @@ func (w *world) adaptExpect(e *simulator.Expect) (*simulator.Expect, error) {
 		if check == "" {
 			return nil, &authoringError{err: fmt.Errorf("the expected result for %s names no check", r.ToolCallID)}
 		}
-		if r.Reason != nil && *r.Reason != "" && w.info.Features.NoDenialReasons {
+		if r.Reason != nil && *r.Reason != "" && w.noDenialReasons() {
 			w.record(orCheck(r.ReasonCheck, check), report.OutcomeNotApplicable, fmt.Sprintf("the denial reason expected for %s: the target declares that its approval API takes no reason", r.ToolCallID))
 			r.Reason = nil
 		}
@@ -766,12 +768,31 @@ var resultContentRules = map[string]bool{"DEN-01": true, "DEN-02": true, "DEN-03
 func (w *world) resultRule(rec *turnRecord, callID string) string {
 	approved, found := answerOf(rec.Request, callID)
 	switch {
+	case !found && w.autoDenied(callID):
+		return "PRE-02" // denied by its policy: a denied call
 	case !found:
 		return "REQ-06"
 	case approved:
 		return "PRE-01"
 	}
 	return "PRE-02"
+}
+
+// autoDenied reports whether the call's tool has a policy that denies
+// every call on its own.
+func (w *world) autoDenied(callID string) bool {
+	if w.harness == nil {
+		return false
+	}
+	for _, r := range w.harness.policySnapshot() {
+		if r.ToolCallID != callID {
+			continue
+		}
+		if t := w.tool(r.Tool); t != nil && t.auto != nil && t.auto.Decision == target.DecisionDenied {
+			return true
+		}
+	}
+	return false
 }
 
 // answerOf finds the first answer to callID's approval in a conversation,

@@ -91,6 +91,12 @@ type Features struct {
 	// speaks (chat.Dialects); a protocol not named is spoken in its default
 	// dialect.
 	ClientDialects map[string]string `json:"clientDialects,omitempty"`
+	// ServerProtocols are the chat protocols the server role's chat
+	// endpoint speaks (the role "server" in Info.Roles).
+	ServerProtocols []string `json:"serverProtocols,omitempty"`
+	// ServerDialects names, per server protocol, the dialect the chat
+	// endpoint speaks; a protocol not named is spoken in its default.
+	ServerDialects map[string]string `json:"serverDialects,omitempty"`
 	// ClientStates are the tool-call states the client role can show, when
 	// it has fewer than the eight of package chat (the Vercel AI SDK's chat
 	// has no awaiting-input: a part is born input-streaming). Empty means
@@ -122,6 +128,11 @@ type Features struct {
 	// TanStack AI's UI messages), so a free-standing response that matches
 	// no call cannot be expressed.
 	BoundApprovals bool `json:"boundApprovals,omitempty"`
+	// AutoPolicies: a dynamic policy may approve or deny a call on its own
+	// (the policy callback answers a decision), and the SDK runs an
+	// automatically approved call and gives an automatically denied one a
+	// denial result, as the AI SDK's toolApproval does.
+	AutoPolicies bool `json:"autoPolicies,omitempty"`
 	// HostedTools: tools the provider runs (a hosted MCP server) can be
 	// given in tools[] with providerExecuted and serverLabel.
 	HostedTools bool `json:"hostedTools,omitempty"`
@@ -232,12 +243,17 @@ func (f Features) Has(name string) bool {
 		return !f.BoundApprovals
 	case "hostedTools":
 		return f.HostedTools
+	case "autoPolicies":
+		return f.AutoPolicies
 	}
 	if api, ok := strings.CutPrefix(name, "modelAPI:"); ok {
 		return f.SupportsAPI(api)
 	}
 	if p, ok := strings.CutPrefix(name, "clientProtocol:"); ok {
 		return slices.Contains(f.ClientProtocols, p)
+	}
+	if p, ok := strings.CutPrefix(name, "serverProtocol:"); ok {
+		return slices.Contains(f.ServerProtocols, p)
 	}
 	return false
 }

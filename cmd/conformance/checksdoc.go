@@ -9,7 +9,10 @@ const checksIntro = `# Check catalogue
 A **check** is one rule of human-in-the-loop tool approval, with a stable id
 (` + "`PRE-01`" + `), an RFC 2119 level and a role: **agent** checks judge the
 runtime that runs turns (the server side), **client** checks judge the chat
-client (the UI side). Each check below has its rule in one line, its
+client (the UI side). A chat server (the server role: the runtime behind a
+chat endpoint, driven by the harness's conforming chat client) is judged
+by the agent checks, each request it serves being one turn, and by what
+it streams back to the client. Each check below has its rule in one line, its
 normative text in full (the words MUST, MUST NOT, SHOULD, SHOULD NOT and MAY
 mean what RFC 2119 says), why it matters, and the behaviour of real SDKs it
 comes from. ` + "`conformance checks`" + ` prints the same catalogue (` + "`--format text|md|json`" + `,

@@ -116,6 +116,13 @@ func toolPart(p chat.Part, resume map[string]chat.Resume) (model.Part, bool) {
 		if len(out) == 0 {
 			out = json.RawMessage("null")
 		}
+		// A string output is a text result, as the server streamed it
+		// (and as the AI SDK's convertToModelMessages reads one): a text
+		// result keeps its representation in every later prompt.
+		var text string
+		if json.Unmarshal(out, &text) == nil {
+			return model.ToolResult(p.ToolCallID, p.ToolName, model.TextOutput(text)), true
+		}
 		return model.ToolResult(p.ToolCallID, p.ToolName, model.JSONOutput(out)), true
 	case chat.OutputError:
 		return model.ToolResult(p.ToolCallID, p.ToolName, model.ErrorTextOutput(p.ErrorText)), true

@@ -19,7 +19,17 @@ const (
 	PathInfo     = "/v1/info"
 	PathTurn     = "/v1/agent/turn"
 	PathSessions = "/v1/client/sessions"
+	// PathChats opens the server role's chat endpoints (POST), and ends one
+	// (DELETE PathChats/{chatId}).
+	PathChats = "/v1/server/chats"
 )
+
+// ChatCreated answers POST /v1/server/chats: the chat's id and the URL of
+// its chat endpoint.
+type ChatCreated struct {
+	ChatID  string `json:"chatId"`
+	ChatURL string `json:"chatURL"`
+}
 
 // MaxBody is the default bound of a request or response body either end
 // reads (limits.DefaultRequestBytes; servers and clients take their own).
@@ -60,6 +70,10 @@ type ExecuteResult struct {
 type PolicyResult struct {
 	NeedsApproval *bool  `json:"needsApproval,omitempty"`
 	Error         string `json:"error,omitempty"`
+	// Decision is an automatic decision (approved or denied), sent only to
+	// targets that declare autoPolicies; Reason is a denial's reason.
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Error is the envelope of a failed driver request (4xx/5xx).

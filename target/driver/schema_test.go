@@ -90,6 +90,14 @@ func TestGoMessagesFitTheSchemas(t *testing.T) {
 		}
 	}
 	fits(t, "session-created", driver.SessionCreated{SessionID: "s1"})
+	fits(t, "chat-created", driver.ChatCreated{ChatID: "c1", ChatURL: "http://127.0.0.1:4/api/chat"})
+	fits(t, "policy-callback-result", driver.PolicyResult{Decision: target.DecisionDenied, Reason: "disabled"})
+	fits(t, "info", target.Info{Name: "server-only", Version: "1", Roles: []string{target.RoleServer}, Features: target.Features{
+		ServerProtocols: []string{chat.ProtocolAGUI}, ServerDialects: map[string]string{chat.ProtocolAGUILegacy: chat.DialectTanStackAI05}, AutoPolicies: true}})
+	for _, protocol := range chat.Protocols {
+		fits(t, "chat-request", target.ChatConfig{Conversation: "c", Protocol: protocol, Model: target.ModelEndpoint{BaseURL: "http://127.0.0.1:5/s", API: target.APIOpenAIChat},
+			Tools: []target.Tool{{Name: "deleteFile", Approval: target.ApprovalAlways, ExecuteURL: "http://127.0.0.1:6/x"}}})
+	}
 	fits(t, "send-request", driver.SendRequest{Text: "hi"})
 	fits(t, "approval-request", target.ApprovalAnswer{ApprovalID: "a1", Approved: false, Reason: "no"})
 	fits(t, "tool-output-request", driver.ToolOutputRequest{ToolCallID: "c1", Output: json.RawMessage(`{"ok":true}`)})
@@ -343,6 +351,8 @@ func exampleProblems(ex docExample) []string {
 		"client-state":             func() any { return &target.ClientState{} },
 		"session-request":          func() any { return &target.SessionConfig{} },
 		"action-result":            func() any { return &target.ActionResult{} },
+		"chat-request":             func() any { return &target.ChatConfig{} },
+		"chat-created":             func() any { return &driver.ChatCreated{} },
 		"approval-request":         func() any { return &target.ApprovalAnswer{} },
 		"wait-request":             func() any { return &driver.WaitRequest{} },
 		"execute-callback-request": func() any { return &target.ExecuteRequest{} },

@@ -36,6 +36,8 @@ const (
 	MsgWaitRequest           = "wait-request"
 	MsgExecuteCallbackResult = "execute-callback-result"
 	MsgPolicyCallbackResult  = "policy-callback-result"
+	MsgChatRequest           = "chat-request"
+	MsgChatCreated           = "chat-created"
 )
 
 var schemas sync.Map // name -> func() (*jsonschema.Schema, error)

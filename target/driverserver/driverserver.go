@@ -44,6 +44,7 @@ type Handler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*openSession
+	chats    map[string]target.Chat
 }
 
 // openSession is a client session with when it was last used and how
@@ -76,7 +77,7 @@ func WithClock(now func() time.Time) Option { return func(h *Handler) { h.now = 
 
 // NewHandler returns the handler of t; models makes each turn's model.
 func NewHandler(t target.Target, models ModelFactory, opts ...Option) *Handler {
-	h := &Handler{target: t, models: models, http: &http.Client{CheckRedirect: noRedirects}, maxWait: 30 * time.Second, limits: limits.Default(), now: time.Now, sessions: map[string]*openSession{}}
+	h := &Handler{target: t, models: models, http: &http.Client{CheckRedirect: noRedirects}, maxWait: 30 * time.Second, limits: limits.Default(), now: time.Now, sessions: map[string]*openSession{}, chats: map[string]target.Chat{}}
 	for _, o := range opts {
 		o(h)
 	}
@@ -112,6 +113,10 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		h.newSession(w, r)
 	case strings.HasPrefix(r.URL.Path, driver.PathSessions+"/"):
 		h.session(w, r)
+	case r.URL.Path == driver.PathChats && r.Method == http.MethodPost:
+		h.newChat(w, r)
+	case strings.HasPrefix(r.URL.Path, driver.PathChats+"/") && r.Method == http.MethodDelete:
+		h.closeChat(w, r)
 	default:
 		driver.WriteError(w, http.StatusNotFound, "NotFound", "no endpoint %s %s", r.Method, r.URL.Path)
 	}
@@ -354,15 +359,25 @@ func (h *harness) Execute(ctx context.Context, req target.ExecuteRequest) (json.
 }
 
 // Policy implements target.Harness: POST policyURL {toolCallId, input,
-// messages}.
+// messages}. An automatic decision counts as its NeedsApproval.
 func (h *harness) Policy(ctx context.Context, req target.PolicyRequest) (bool, error) {
-	t, err := h.tool(req.ToolName)
+	d, err := h.Decide(ctx, req)
 	if err != nil {
 		return false, err
 	}
+	return d.NeedsApproval(), nil
+}
+
+// Decide implements target.Decider: the callback's answer, needsApproval
+// (user-approval or not-applicable) or an automatic decision.
+func (h *harness) Decide(ctx context.Context, req target.PolicyRequest) (target.PolicyDecision, error) {
+	t, err := h.tool(req.ToolName)
+	if err != nil {
+		return target.PolicyDecision{}, err
+	}
 	msgs, err := model.EncodeMessages(req.Messages)
 	if err != nil {
-		return false, err
+		return target.PolicyDecision{}, err
 	}
 	var res driver.PolicyResult
 	if err := h.post(ctx, t.PolicyURL, map[string]any{"toolCallId": req.ToolCallID, "input": req.Input, "messages": json.RawMessage(msgs)}, &res); err != nil {
@@ -373,15 +388,22 @@ func (h *harness) Policy(ctx context.Context, req target.PolicyRequest) (bool, e
 			// JavaScript one throws; the runtime must fail closed.
 			panic(fmt.Sprintf("the dynamic policy of %q crashed: %v", req.ToolName, err))
 		}
-		return false, err
+		return target.PolicyDecision{}, err
 	}
 	if res.Error != "" {
-		return false, errors.New(res.Error)
+		return target.PolicyDecision{}, errors.New(res.Error)
+	}
+	if res.Decision != "" {
+		d := target.PolicyDecision{Decision: res.Decision, Reason: res.Reason}
+		return d, d.Validate()
 	}
 	if res.NeedsApproval == nil {
-		return false, errors.New("the policy callback answered without needsApproval")
+		return target.PolicyDecision{}, errors.New("the policy callback answered without needsApproval")
 	}
-	return *res.NeedsApproval, nil
+	if *res.NeedsApproval {
+		return target.PolicyDecision{Decision: target.DecisionUserApproval}, nil
+	}
+	return target.PolicyDecision{Decision: target.DecisionNotApplicable}, nil
 }
 
 func (h *Handler) newSession(w http.ResponseWriter, r *http.Request) {
@@ -555,13 +577,90 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Close ends the client sessions the harness left open.
+// newChat opens a chat endpoint of the server role: the target's chat
+// server with its agent behind it, calling the model at cfg.model and the
+// tools' callbacks.
+func (h *Handler) newChat(w http.ResponseWriter, r *http.Request) {
+	srv := target.ServerOf(h.target)
+	if srv == nil {
+		driver.WriteError(w, http.StatusNotImplemented, "NotImplemented", "this target does not play the server role")
+		return
+	}
+	var cfg target.ChatConfig
+	if err := driver.ReadJSON(w, r, &cfg, h.limits.RequestBytes); err != nil {
+		driver.WriteReadError(w, err)
+		return
+	}
+	if cfg.Protocol == "" {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "protocol: missing")
+		return
+	}
+	if err := validateTurn(&target.TurnRequest{Model: cfg.Model, Tools: cfg.Tools, Options: cfg.Options}); err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "%v", err)
+		return
+	}
+	if h.models == nil {
+		driver.WriteError(w, http.StatusNotImplemented, "NotImplemented", "this server has no model client")
+		return
+	}
+	h.mu.Lock()
+	open := len(h.chats)
+	h.mu.Unlock()
+	if open >= h.limits.Sessions {
+		driver.WriteError(w, http.StatusTooManyRequests, "TooManySessions", "%d chats are open, the most this server allows (--max-sessions); close one (DELETE) first", open)
+		return
+	}
+	m, err := h.models(cfg.Model)
+	if err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "model: %v", err)
+		return
+	}
+	cfg.Model.Local = m
+	cfg.Harness = &harness{http: h.http, tools: cfg.Tools, maxReply: h.limits.ReplyBytes}
+	c, err := srv.NewChat(context.WithoutCancel(r.Context()), cfg)
+	if err != nil {
+		driver.WriteError(w, http.StatusBadRequest, "BadRequest", "chat: %v", err)
+		return
+	}
+	id := uuid.NewString()
+	h.mu.Lock()
+	h.chats[id] = c
+	h.mu.Unlock()
+	driver.WriteJSON(w, http.StatusOK, driver.ChatCreated{ChatID: id, ChatURL: c.URL()})
+}
+
+// closeChat ends a chat endpoint (DELETE /v1/server/chats/{chatId}).
+func (h *Handler) closeChat(w http.ResponseWriter, r *http.Request) {
+	id := strings.TrimPrefix(r.URL.Path, driver.PathChats+"/")
+	h.mu.Lock()
+	c, ok := h.chats[id]
+	delete(h.chats, id)
+	h.mu.Unlock()
+	if !ok {
+		driver.WriteError(w, http.StatusNotFound, "NotFound", "no chat %q", id)
+		return
+	}
+	if err := c.Close(r.Context()); err != nil {
+		driver.WriteError(w, http.StatusInternalServerError, "Internal", "closing chat %s: %v", id, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// Close ends the client sessions and chats the harness left open.
 func (h *Handler) Close() error {
 	h.mu.Lock()
 	open := h.sessions
 	h.sessions = map[string]*openSession{}
+	chats := h.chats
+	h.chats = map[string]target.Chat{}
 	h.mu.Unlock()
 	var errs []error
+	for id, c := range chats {
+		if err := c.Close(context.Background()); err != nil {
+			errs = append(errs, fmt.Errorf("chat %s: %w", id, err))
+		}
+	}
 	for id, o := range open {
 		if err := o.s.Close(context.Background()); err != nil {
 			errs = append(errs, fmt.Errorf("session %s: %w", id, err))

@@ -139,11 +139,26 @@ func (cb *callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			msgs = decoded
 		}
+		preq := target.PolicyRequest{ToolName: tool, ToolCallID: req.ToolCallID, Input: input, Messages: msgs}
+		var auto *target.PolicyDecision
 		needs, err := crashing(func() (bool, error) {
-			return h.Policy(ctx, target.PolicyRequest{ToolName: tool, ToolCallID: req.ToolCallID, Input: input, Messages: msgs})
+			if d, ok := h.(target.Decider); ok {
+				dec, err := d.Decide(ctx, preq)
+				if err == nil && (dec.Decision == target.DecisionApproved || dec.Decision == target.DecisionDenied) {
+					auto = &dec
+				}
+				return dec.NeedsApproval(), err
+			}
+			return h.Policy(ctx, preq)
 		})
 		if err != nil {
 			driver.WriteJSON(w, http.StatusOK, driver.PolicyResult{Error: err.Error()})
+			return
+		}
+		if auto != nil {
+			// An automatic decision is answered as one; the scenarios that
+			// make one need a target that declares autoPolicies.
+			driver.WriteJSON(w, http.StatusOK, driver.PolicyResult{Decision: auto.Decision, Reason: auto.Reason})
 			return
 		}
 		driver.WriteJSON(w, http.StatusOK, driver.PolicyResult{NeedsApproval: &needs})

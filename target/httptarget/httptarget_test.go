@@ -77,7 +77,7 @@ func newPair(t *testing.T) (*httptarget.Target, *httptarget.Wiring) {
 func TestAgentTurnOverHTTP(t *testing.T) {
 	ht, w := newPair(t)
 	info, err := ht.Info(context.Background())
-	if err != nil || info.Name != "reference" || len(info.Roles) != 2 {
+	if err != nil || info.Name != "reference" || len(info.Roles) != 3 {
 		t.Fatalf("info %+v, %v", info, err)
 	}
 	sim, _ := simulator.New(simulator.Script{Turns: []simulator.Turn{

@@ -29,8 +29,10 @@ type Target struct {
 	name       string
 	clientOpts []chatclient.Option
 	dialects   map[string]string
-	http       *http.Client
-	modelAPIs  []string
+	// serverDialects are the dialects the server role speaks.
+	serverDialects map[string]string
+	http           *http.Client
+	modelAPIs      []string
 
 	mu            sync.Mutex
 	conversations map[string]*reference.Agent
@@ -93,6 +95,13 @@ func WithClientDialects(dialects map[string]string) Option {
 	return func(t *Target) { t.dialects = dialects }
 }
 
+// WithServerDialects declares the dialect the reference chat server speaks
+// each protocol in, in the server role; protocols not named use their
+// default.
+func WithServerDialects(dialects map[string]string) Option {
+	return func(t *Target) { t.serverDialects = dialects }
+}
+
 // New returns a target for the agent; name appears in reports ("reference"
 // for the clean runtime, the mutant's name for a mutant).
 func New(agent *reference.Agent, name string, opts ...Option) *Target {
@@ -109,7 +118,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 		Name:    t.name,
 		Version: Version,
 		SDK:     "ack-reference",
-		Roles:   []string{target.RoleAgent, target.RoleClient},
+		Roles:   []string{target.RoleAgent, target.RoleClient, target.RoleServer},
 		Features: target.Features{
 			Modes:            []target.Mode{target.Generate, target.Stream},
 			DynamicPolicy:    true,
@@ -123,6 +132,9 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ClientTools:      true,
 			ModelAPIs:        append([]string(nil), t.modelAPIs...),
 			ClientDialects:   t.dialects,
+			ServerProtocols:  append([]string(nil), chat.Protocols...),
+			ServerDialects:   t.serverDialects,
+			AutoPolicies:     true,
 		},
 	}
 	for _, a := range t.adjust {
@@ -221,6 +233,20 @@ func Tool(spec target.Tool, h target.Harness) (reference.Tool, error) {
 		tool.Approval = reference.Dynamic(func(ctx context.Context, in reference.PolicyInput) (bool, error) {
 			return h.Policy(ctx, target.PolicyRequest{ToolName: in.ToolName, ToolCallID: in.ToolCallID, Input: in.Input, Messages: in.Messages})
 		})
+		if d, ok := h.(target.Decider); ok {
+			// A harness whose policies may decide on their own: approve
+			// or deny a call without asking.
+			tool.Approval = reference.Deciding(func(ctx context.Context, in reference.PolicyInput) (reference.Decision, error) {
+				dec, err := d.Decide(ctx, target.PolicyRequest{ToolName: in.ToolName, ToolCallID: in.ToolCallID, Input: in.Input, Messages: in.Messages})
+				if err != nil {
+					return reference.Decision{}, err
+				}
+				if err := dec.Validate(); err != nil {
+					return reference.Decision{}, err
+				}
+				return reference.Decision{Outcome: reference.Outcome(dec.Decision), Reason: dec.Reason}, nil
+			})
+		}
 	default:
 		return reference.Tool{}, fmt.Errorf("tool %q: unknown approval policy %q", spec.Name, spec.Approval)
 	}
