@@ -125,6 +125,13 @@ type Features struct {
 	// HostedTools: tools the provider runs (a hosted MCP server) can be
 	// given in tools[] with providerExecuted and serverLabel.
 	HostedTools bool `json:"hostedTools,omitempty"`
+	// SessionHistory: the SDK keeps the conversation in a session of its
+	// own (ADK's sessions), so a turn brings only what is new. The
+	// adapter answers NotExpressible to a turn whose earlier history is
+	// not the one its session holds (a scenario that rewrites or writes
+	// history tests the application's store, not the SDK); replays,
+	// unknown ids and forged answers still reach the SDK.
+	SessionHistory bool `json:"sessionHistory,omitempty"`
 }
 
 // The values of Features.Steps.
@@ -196,6 +203,8 @@ func (f Features) Has(name string) bool {
 		return !f.BoundApprovals
 	case "hostedTools":
 		return f.HostedTools
+	case "sessionHistory":
+		return f.SessionHistory
 	}
 	if api, ok := strings.CutPrefix(name, "modelAPI:"); ok {
 		return f.SupportsAPI(api)
