@@ -90,7 +90,7 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 	if req.Model.Local == nil {
 		return nil, errors.New("the turn has no in-process model (the Genkit adapter runs in-process, on the canonical path)")
 	}
-	history, restarts, responds, err := toGenkit(msgs)
+	history, restarts, responds, given, err := toGenkit(msgs)
 	if err != nil {
 		var ne notExpressible
 		if errors.As(err, &ne) {
@@ -121,8 +121,12 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 		ai.WithTools(tools...),
 		ai.WithUse(&middleware.ToolApproval{AllowedTools: allowed}, callRef{}),
 	}
-	if req.Options.MaxSteps > 0 {
-		opts = append(opts, ai.WithMaxTurns(req.Options.MaxSteps))
+	switch {
+	case req.Options.MaxSteps == 1:
+		return turnError(target.CodeNotExpressible, errors.New("options.maxSteps 1: Genkit's WithMaxTurns bounds the tool-call iterations after the first model call, and 0 means its default")), nil
+	case req.Options.MaxSteps > 1:
+		// MaxTurns counts the model calls after the first.
+		opts = append(opts, ai.WithMaxTurns(req.Options.MaxSteps-1))
 	}
 	if len(restarts) > 0 {
 		opts = append(opts, ai.WithToolRestarts(restarts...))
@@ -136,6 +140,8 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 		switch {
 		case isModelError(err):
 			code = "Model"
+		case strings.Contains(err.Error(), "tool ") && strings.Contains(err.Error(), " not found"):
+			code = "ToolNotFound"
 		case strings.Contains(err.Error(), "tool ") && strings.Contains(err.Error(), " failed"):
 			code = "ToolExecution"
 		}
@@ -148,7 +154,7 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 	if resp.Message != nil {
 		all = append(all[:len(all):len(all)], resp.Message)
 	}
-	added, err := answer(all, len(history))
+	added, err := answer(all, len(history), given)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +356,8 @@ func outputOf(v any) (*model.ToolOutput, error) {
 // responses (denied) of that message's interrupted requests. An approval
 // request marks its call's request as interrupted (Genkit's "interrupt"
 // metadata), as Genkit left it.
-func toGenkit(msgs []model.Message) (history []*ai.Message, restarts, responds []*ai.Part, err error) {
+func toGenkit(msgs []model.Message) (history []*ai.Message, restarts, responds []*ai.Part, given map[string]bool, err error) {
+	given = map[string]bool{}
 	last := -1
 	for i, m := range msgs {
 		if m.Role == model.RoleAssistant {
@@ -383,7 +390,7 @@ func toGenkit(msgs []model.Message) (history []*ai.Message, restarts, responds [
 					var input any
 					if len(p.Input) > 0 {
 						if err := json.Unmarshal(p.Input, &input); err != nil {
-							return nil, nil, nil, fmt.Errorf("messages[%d].content[%d].input: %w", i, j, err)
+							return nil, nil, nil, nil, fmt.Errorf("messages[%d].content[%d].input: %w", i, j, err)
 						}
 					}
 					part := ai.NewToolRequestPart(&ai.ToolRequest{Name: p.ToolName, Ref: p.ToolCallID, Input: input})
@@ -395,7 +402,7 @@ func toGenkit(msgs []model.Message) (history []*ai.Message, restarts, responds [
 				case model.PartToolApprovalRequest:
 					part, ok := calls[p.ToolCallID]
 					if !ok {
-						return nil, nil, nil, notExpressible{fmt.Sprintf("messages[%d].content[%d]: an approval request for a call the message does not hold (%s)", i, j, p.ToolCallID)}
+						return nil, nil, nil, nil, notExpressible{fmt.Sprintf("messages[%d].content[%d]: an approval request for a call the message does not hold (%s)", i, j, p.ToolCallID)}
 					}
 					if i == last {
 						if part.Metadata == nil {
@@ -410,6 +417,14 @@ func toGenkit(msgs []model.Message) (history []*ai.Message, restarts, responds [
 						out = toolOutput(p.Output)
 					}
 					if call, ok := calls[p.ToolCallID]; ok && i > last && lastCalls[p.ToolCallID] && call.ToolRequest.Name == p.ToolName {
+						given[p.ToolCallID] = true
+						if _, waits := call.Metadata["interrupt"]; waits {
+							// A result the application gives an interrupted
+							// call: Genkit's answer to an interrupt with an
+							// output.
+							responds = append(responds, respondWith(call, out))
+							continue
+						}
 						// The result of a call that ran beside the interrupted
 						// ones: Genkit keeps it on the request, as pending output.
 						if call.Metadata == nil {
@@ -425,7 +440,7 @@ func toGenkit(msgs []model.Message) (history []*ai.Message, restarts, responds [
 					}
 					call, ok := calls[p.ApprovalID]
 					if !ok || !interrupted[p.ApprovalID] {
-						return nil, nil, nil, notExpressible{fmt.Sprintf("messages[%d].content[%d]: an answer to %q, which is no interrupted request of the last model message: Genkit builds an answer from its interrupted request", i, j, p.ApprovalID)}
+						return nil, nil, nil, nil, notExpressible{fmt.Sprintf("messages[%d].content[%d]: an answer to %q, which is no interrupted request of the last model message: Genkit builds an answer from its interrupted request", i, j, p.ApprovalID)}
 					}
 					if p.Approved {
 						restarts = append(restarts, restart(call))
@@ -433,7 +448,7 @@ func toGenkit(msgs []model.Message) (history []*ai.Message, restarts, responds [
 						responds = append(responds, respond(call, p.Reason))
 					}
 				default:
-					return nil, nil, nil, notExpressible{fmt.Sprintf("messages[%d].content[%d]: a %s part has no place in Genkit's messages", i, j, p.Type)}
+					return nil, nil, nil, nil, notExpressible{fmt.Sprintf("messages[%d].content[%d]: a %s part has no place in Genkit's messages", i, j, p.Type)}
 				}
 			}
 		}
@@ -442,9 +457,9 @@ func toGenkit(msgs []model.Message) (history []*ai.Message, restarts, responds [
 		}
 	}
 	if (len(restarts) > 0 || len(responds) > 0) && len(history) > 0 && history[len(history)-1].Role != ai.RoleModel {
-		return nil, nil, nil, notExpressible{"answers to interrupts with more messages after the model's: Genkit resumes from the model message that holds the interrupts"}
+		return nil, nil, nil, nil, notExpressible{"answers to interrupts with more messages after the model's: Genkit resumes from the model message that holds the interrupts"}
 	}
-	return history, restarts, responds, nil
+	return history, restarts, responds, given, nil
 }
 
 func textOf(m model.Message) string {
@@ -498,8 +513,12 @@ func restart(call *ai.Part) *ai.Part {
 
 // respond denies an interrupted request: a response with the denial
 // output.
-func respond(call *ai.Part, reason string) *ai.Part {
-	p := ai.NewToolResponsePart(&ai.ToolResponse{Name: call.ToolRequest.Name, Ref: call.ToolRequest.Ref, Output: denial(reason)})
+func respond(call *ai.Part, reason string) *ai.Part { return respondWith(call, denial(reason)) }
+
+// respondWith answers an interrupted request with an output, as the
+// tool's Respond does.
+func respondWith(call *ai.Part, output any) *ai.Part {
+	p := ai.NewToolResponsePart(&ai.ToolResponse{Name: call.ToolRequest.Name, Ref: call.ToolRequest.Ref, Output: output})
 	p.Metadata = map[string]any{"interruptResponse": true}
 	return p
 }
@@ -508,18 +527,32 @@ func respond(call *ai.Part, reason string) *ai.Part {
 // turn's answer: model messages are assistant messages, with an approval
 // request (its id the call's ref) after each interrupted request; tool
 // messages are tool messages.
-func answer(all []*ai.Message, given int) ([]model.Message, error) {
+func answer(all []*ai.Message, n int, given map[string]bool) ([]model.Message, error) {
 	var out []model.Message
-	if given > len(all) {
-		given = len(all)
+	if n > len(all) {
+		n = len(all)
 	}
-	for i, msg := range all[given:] {
+	for i, msg := range all[n:] {
 		cm, err := messageToKit(msg)
 		if err != nil {
-			return nil, fmt.Errorf("history[%d]: %w", given+i, err)
+			return nil, fmt.Errorf("history[%d]: %w", n+i, err)
 		}
 		if cm == nil {
 			continue
+		}
+		if msg.Role == ai.RoleTool {
+			// The results the conversation already held (given back to
+			// Genkit as pending outputs or answers to interrupts) are not
+			// the turn's.
+			kept := cm.Content[:0]
+			for _, p := range cm.Content {
+				if !(p.Type == model.PartToolResult && given[p.ToolCallID]) {
+					kept = append(kept, p)
+				}
+			}
+			if cm.Content = kept; len(kept) == 0 {
+				continue
+			}
 		}
 		if msg.Role == ai.RoleModel {
 			var ran []model.Part
