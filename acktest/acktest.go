@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -385,4 +386,40 @@ func unexpectedHit(out *baseline.Outcome, id, check string) bool {
 		}
 	}
 	return false
+}
+
+// The environment FromEnv reads.
+const (
+	EnvTags             = "ACK_TAGS"
+	EnvExpectedFailures = "ACK_EXPECTED_FAILURES"
+	EnvReportDir        = "ACK_REPORT_DIR"
+	EnvFormats          = "ACK_FORMATS"
+)
+
+// FromEnv is opts with what the environment sets in place of its fields,
+// so that CI (or the kit's certification runner) chooses them without a
+// change to the test: ACK_TAGS (Tags), ACK_EXPECTED_FAILURES
+// (ExpectedFailures), ACK_REPORT_DIR (ReportDir) and ACK_FORMATS (Formats,
+// comma-separated; "pretty", the summary, is the test's own log and is
+// left out). An unset or empty variable leaves its field as it is.
+func FromEnv(opts Options) Options {
+	if v := os.Getenv(EnvTags); v != "" {
+		opts.Tags = v
+	}
+	if v := os.Getenv(EnvExpectedFailures); v != "" {
+		opts.ExpectedFailures = v
+	}
+	if v := os.Getenv(EnvReportDir); v != "" {
+		opts.ReportDir = v
+	}
+	if v := os.Getenv(EnvFormats); v != "" {
+		var formats []string
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f != "" && f != "pretty" {
+				formats = append(formats, f)
+			}
+		}
+		opts.Formats = formats
+	}
+	return opts
 }

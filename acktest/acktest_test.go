@@ -236,3 +236,14 @@ func TestBadOptionsAreNamed(t *testing.T) {
 		}
 	}
 }
+
+func TestFromEnv(t *testing.T) {
+	t.Setenv(acktest.EnvTags, "@PRE-01")
+	t.Setenv(acktest.EnvExpectedFailures, "base.yaml")
+	t.Setenv(acktest.EnvReportDir, "")
+	t.Setenv(acktest.EnvFormats, "pretty,json, md")
+	got := acktest.FromEnv(acktest.Options{Tags: "@agent", ReportDir: "keep", Formats: []string{"html"}})
+	if got.Tags != "@PRE-01" || got.ExpectedFailures != "base.yaml" || got.ReportDir != "keep" || strings.Join(got.Formats, ",") != "json,md" {
+		t.Errorf("FromEnv = %+v", got)
+	}
+}

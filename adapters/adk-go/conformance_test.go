@@ -1,7 +1,6 @@
 package adkgo_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/approval-conformance-kit/ack/acktest"
@@ -10,13 +9,9 @@ import (
 )
 
 // TestConformance certifies ADK Go through acktest: the agent's
-// scenarios, each a subtest. ACK_EXPECTED_FAILURES names a baseline and
-// ACK_REPORT_DIR a report folder (certify.sh sets both).
+// scenarios, each a subtest. The environment (acktest.FromEnv) may name
+// a baseline, a report folder and its formats, or other tags: certify.sh
+// sets them.
 func TestConformance(t *testing.T) {
-	acktest.Run(t, adkgo.New(), acktest.Options{
-		Tags:             "@agent",
-		ExpectedFailures: os.Getenv("ACK_EXPECTED_FAILURES"),
-		ReportDir:        os.Getenv("ACK_REPORT_DIR"),
-		Formats:          []string{"json", "junit", "md", "html", "badge", "journal"},
-	})
+	acktest.Run(t, adkgo.New(), acktest.FromEnv(acktest.Options{Tags: "@agent"}))
 }

@@ -2,7 +2,6 @@ package genkitgo_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/approval-conformance-kit/ack/acktest"
@@ -11,13 +10,9 @@ import (
 )
 
 // TestConformance certifies Genkit Go through acktest: the agent's
-// scenarios, each a subtest. ACK_EXPECTED_FAILURES names a baseline and
-// ACK_REPORT_DIR a report folder.
+// scenarios, each a subtest. The environment (acktest.FromEnv) may name
+// a baseline, a report folder and its formats, or other tags: certify.sh
+// sets them.
 func TestConformance(t *testing.T) {
-	acktest.Run(t, genkitgo.New(context.Background()), acktest.Options{
-		Tags:             "@agent",
-		ExpectedFailures: os.Getenv("ACK_EXPECTED_FAILURES"),
-		ReportDir:        os.Getenv("ACK_REPORT_DIR"),
-		Formats:          []string{"json", "junit", "md", "html", "badge", "journal"},
-	})
+	acktest.Run(t, genkitgo.New(context.Background()), acktest.FromEnv(acktest.Options{Tags: "@agent"}))
 }
