@@ -80,7 +80,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 		SDKVersion: SDKVersion,
 		Roles:      []string{target.RoleAgent},
 		Features: target.Features{
-			Modes:           []target.Mode{target.Generate},
+			Modes:           []target.Mode{target.Generate, target.Stream},
 			DenialPolicy:    "independent",
 			ToolErrors:      "result",
 			ModelAPIs:       []string{target.APICanonical},
@@ -163,7 +163,11 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 	}
 	var events []*session.Event
 	var runErr error
-	for ev, err := range r.Run(ctx, userID, conv.session, content, agent.RunConfig{StreamingMode: agent.StreamingModeNone}) {
+	mode := agent.StreamingModeNone
+	if req.Mode == target.Stream {
+		mode = agent.StreamingModeSSE
+	}
+	for ev, err := range r.Run(ctx, userID, conv.session, content, agent.RunConfig{StreamingMode: mode}) {
 		if err != nil {
 			runErr = err
 			break
@@ -182,7 +186,11 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 		resp := turnError(code, runErr)
 		return resp, nil
 	}
-	return &target.TurnResponse{Messages: added, FinishReason: finish}, nil
+	resp := &target.TurnResponse{Messages: added, FinishReason: finish}
+	if req.Mode == target.Stream {
+		resp.Events = streamEvents(added, finish)
+	}
+	return resp, nil
 }
 
 func turnError(code string, err error) *target.TurnResponse {
