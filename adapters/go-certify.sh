@@ -4,12 +4,17 @@
 # runs the adapter module's TestConformance (package acktest) with the
 # conformance run flags as its environment: --report DIR (ACK_REPORT_DIR),
 # --format LIST (ACK_FORMATS; pretty is the test's own log),
-# --expected-failures FILE (ACK_EXPECTED_FAILURES), --tags EXPR (ACK_TAGS).
+# --expected-failures FILE (ACK_EXPECTED_FAILURES), --tags EXPR (ACK_TAGS);
+# the adapter flag --model-api API becomes ACK_MODEL_API (wire, canonical).
 set -euo pipefail
 dir="${1:?adapter folder}"; module="${2:?SDK module}"; version="${3:?usage: certify.sh VERSION [-- conformance flags]}"
 shift 3
+model_api=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-  echo "certify.sh: unknown adapter flag $1 (a Go adapter has none)" >&2; exit 2
+  case "$1" in
+    --model-api) model_api="$2"; shift 2 ;;
+    *) echo "certify.sh: unknown adapter flag $1 (a Go adapter takes --model-api only)" >&2; exit 2 ;;
+  esac
 done
 [ "${1:-}" = "--" ] && shift
 report="" formats="" baseline="" tags=""
@@ -30,7 +35,7 @@ if [ "$pinned" != "$version" ]; then
 fi
 cd "$dir"
 set +e
-ACK_REPORT_DIR="$report" ACK_FORMATS="${formats#pretty,}" ACK_EXPECTED_FAILURES="$baseline" ACK_TAGS="$tags" \
+ACK_MODEL_API="$model_api" ACK_REPORT_DIR="$report" ACK_FORMATS="${formats#pretty,}" ACK_EXPECTED_FAILURES="$baseline" ACK_TAGS="$tags" \
   GOFLAGS=-mod=mod go test -count=1 -timeout 15m -run '^TestConformance$' -v . | grep -v -E '^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP))'
 code=${PIPESTATUS[0]}
 set -e

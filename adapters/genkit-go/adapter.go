@@ -7,7 +7,9 @@
 // denial is the interrupted request answered with a denial output
 // (ai.WithToolResponses): Genkit has no denial of its own, so the output
 // is the application's, here {"error": "denied: <reason>"}. The model is
-// the kit's model as a Genkit model (the canonical path).
+// the kit's model as a Genkit model (the canonical path), or, with Wire,
+// Genkit's compat_oai plugin over Chat Completions against the simulator
+// (the wire path).
 package genkitgo
 
 import (
@@ -15,11 +17,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/firebase/genkit/go/genkit"
+	"github.com/firebase/genkit/go/plugins/compat_oai"
 	"github.com/firebase/genkit/go/plugins/middleware"
+	"github.com/openai/openai-go"
+	"github.com/openai/openai-go/option"
 
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
@@ -37,20 +44,71 @@ const modelName = "ack/canonical"
 type Target struct {
 	g     *genkit.Genkit
 	model ai.Model
+	// wire: the turn's model is Genkit's OpenAI-compatible plugin
+	// (compat_oai) speaking Chat Completions to the harness's simulator.
+	wire bool
 }
+
+type baseURLKey struct{}
+
+// wireModel is the model of the compat_oai plugin the wire path uses.
+const wireModel = "ack-sim/gpt-4o"
+
+// placeholder is the plugin's base URL; each request goes to the turn's
+// own base URL instead (a scenario's simulator has a URL of its own).
+const placeholder = "http://127.0.0.1:9/placeholder/v1"
+
+// Option configures a Target.
+type Option func(*Target)
+
+// Wire drives the model over the wire: Genkit's compat_oai plugin (the
+// official openai-go client) against the simulator's Chat Completions
+// endpoint, rather than a model of the application's own.
+func Wire() Option { return func(t *Target) { t.wire = true } }
 
 type modelKey struct{}
 type refKey struct{}
 
 // New returns the target: a Genkit instance with the kit's model defined
 // (each turn's model travels in the turn's context).
-func New(ctx context.Context) *Target {
-	g := genkit.Init(ctx, genkit.WithPlugins(&middleware.Middleware{}))
-	m := genkit.DefineModel(g, modelName, &ai.ModelOptions{
+func New(ctx context.Context, opts ...Option) *Target {
+	t := &Target{}
+	for _, o := range opts {
+		o(t)
+	}
+	oai := &compat_oai.OpenAICompatible{
+		Provider: "ack-sim",
+		APIKey:   "ack",
+		BaseURL:  placeholder,
+		Opts:     []option.RequestOption{option.WithMiddleware(toTurnBaseURL), option.WithMaxRetries(0)},
+	}
+	t.g = genkit.Init(ctx, genkit.WithPlugins(&middleware.Middleware{}, oai))
+	if t.wire {
+		t.model = oai.DefineModel("ack-sim", "gpt-4o", ai.ModelOptions{
+			Supports: &ai.ModelSupports{Multiturn: true, Tools: true, SystemRole: true},
+		})
+		return t
+	}
+	t.model = genkit.DefineModel(t.g, modelName, &ai.ModelOptions{
 		Label:    "the kit's model (canonical)",
 		Supports: &ai.ModelSupports{Multiturn: true, Tools: true, SystemRole: true},
 	}, generate)
-	return &Target{g: g, model: m}
+	return t
+}
+
+// toTurnBaseURL sends a request of the compat_oai plugin to the turn's
+// base URL (in the request's context).
+func toTurnBaseURL(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	base, ok := req.Context().Value(baseURLKey{}).(string)
+	if !ok || base == "" {
+		return nil, errors.New("the turn has no model base URL")
+	}
+	u, err := url.Parse(base + strings.TrimPrefix(req.URL.Path, "/placeholder/v1"))
+	if err != nil {
+		return nil, fmt.Errorf("model base URL: %w", err)
+	}
+	req.URL, req.Host = u, u.Host
+	return next(req)
 }
 
 // Info implements target.Target.
@@ -65,11 +123,18 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			Modes:          []target.Mode{target.Generate},
 			DenialPolicy:   "independent",
 			ToolErrors:     "turn-error",
-			ModelAPIs:      []string{target.APICanonical},
+			ModelAPIs:      t.modelAPIs(),
 			UntypedResults: true,
 			BoundApprovals: true,
 		},
 	}, nil
+}
+
+func (t *Target) modelAPIs() []string {
+	if t.wire {
+		return []string{target.APIOpenAIChat}
+	}
+	return []string{target.APICanonical}
 }
 
 // Agent implements target.Target.
@@ -87,8 +152,11 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 	if err != nil {
 		return turnError("InvalidMessages", err), nil
 	}
-	if req.Model.Local == nil {
-		return nil, errors.New("the turn has no in-process model (the Genkit adapter runs in-process, on the canonical path)")
+	switch {
+	case t.wire && req.Model.BaseURL == "":
+		return nil, errors.New("the turn has no model base URL (the wire path needs acktest.Options.ServeModel)")
+	case !t.wire && req.Model.Local == nil:
+		return nil, errors.New("the turn has no in-process model (the canonical path runs in-process)")
 	}
 	history, restarts, responds, given, err := toGenkit(msgs)
 	if err != nil {
@@ -134,7 +202,9 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 	if len(responds) > 0 {
 		opts = append(opts, ai.WithToolResponses(responds...))
 	}
-	resp, err := genkit.Generate(context.WithValue(ctx, modelKey{}, req.Model.Local), t.g, opts...)
+	gctx := context.WithValue(ctx, modelKey{}, req.Model.Local)
+	gctx = context.WithValue(gctx, baseURLKey{}, req.Model.BaseURL)
+	resp, err := genkit.Generate(gctx, t.g, opts...)
 	if err != nil {
 		code := "Other"
 		switch {
@@ -176,7 +246,8 @@ func turnError(code string, err error) *target.TurnResponse {
 
 func isModelError(err error) bool {
 	var api *llm.APIError
-	return errors.As(err, &api)
+	var wire *openai.Error
+	return errors.As(err, &api) || errors.As(err, &wire)
 }
 
 // notExpressible is an input Genkit's API has no shape for.
