@@ -13,7 +13,18 @@ import (
 // certifies its own target: the whole suite, each scenario a subtest
 // (go test -run 'TestConformance/PRE-01' runs one check's).
 func TestConformance(t *testing.T) {
-	run := acktest.Run(t, inprocess.New(reference.New(), "reference"), acktest.Options{})
+	certifyReference(t, reference.Independent)
+}
+
+// TestConformanceAbortRemaining certifies the reference under its other
+// denial policy, whose scenarios do not apply to the default one.
+func TestConformanceAbortRemaining(t *testing.T) {
+	certifyReference(t, reference.AbortRemaining)
+}
+
+func certifyReference(t *testing.T, policy reference.DenialPolicy) {
+	tgt := inprocess.New(reference.New(reference.WithDenialPolicy(policy)), "reference")
+	run := acktest.Run(t, tgt, acktest.Options{})
 	if run == nil {
 		return
 	}
