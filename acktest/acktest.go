@@ -21,7 +21,7 @@
 // the baseline of expected failures lists it; its log names each failed
 // check, the step, why, and the evidence (the model calls, the tool runs,
 // the turns), as the CLI's report does. A scenario that does not apply to
-// the target passes, its log saying why. At the end, the test logs the
+// the target is skipped, saying why. At the end, the test logs the
 // verdict of every check (go test -v shows it), applies the baseline to
 // the whole run (an entry that passes now is stale and fails the test, as
 // does one that names no scenario of the suite), and writes the report
