@@ -34,6 +34,7 @@ import (
 
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/events"
 )
 
 // SDKVersion is the ADK version the adapter is built and certified with
@@ -161,7 +162,7 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 	if err != nil {
 		return nil, fmt.Errorf("ADK runner: %w", err)
 	}
-	var events []*session.Event
+	var evs []*session.Event
 	var runErr error
 	mode := agent.StreamingModeNone
 	if req.Mode == target.Stream {
@@ -173,10 +174,10 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 			break
 		}
 		if ev != nil && !ev.Partial {
-			events = append(events, ev)
+			evs = append(evs, ev)
 		}
 	}
-	added, finish := answer(events)
+	added, finish := answer(evs)
 	conv.history = append(append(append([]model.Message(nil), earlier...), input...), added...)
 	if runErr != nil {
 		code := "Other"
@@ -188,7 +189,7 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 	}
 	resp := &target.TurnResponse{Messages: added, FinishReason: finish}
 	if req.Mode == target.Stream {
-		resp.Events = streamEvents(added, finish)
+		resp.Events = events.FromMessages(added, finish)
 	}
 	return resp, nil
 }

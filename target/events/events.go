@@ -1,13 +1,18 @@
-package adkgo
+// Package events lays a turn's added messages out as its stream events, for
+// an adapter whose SDK gives whole events (each model call's final content,
+// each step's results) rather than stream parts of its own: the layout
+// of driver protocol v1's "Stream events".
+package events
 
 import "github.com/approval-conformance-kit/ack/model"
 
-// streamEvents lays a turn's added messages out as its stream events, in the
-// order ADK's events brought them (driver protocol, "Stream events"): the
-// results of the answers resolved before the first model call, then for
-// each model call a start-step, its text, its calls, its approval
-// requests, the results of its calls, and a finish-step; finish last.
-func streamEvents(msgs []model.Message, finish string) []model.Event {
+// FromMessages lays a turn's added messages out as its stream events, in
+// the order the messages hold them: the results of the answers resolved
+// before the first model call, then for each model call (an assistant
+// message) a start-step, its text, its calls, its approval requests, the
+// results of the tool messages after it, and a finish-step (tool-calls
+// when it called tools, else stop); finish, with the turn's reason, last.
+func FromMessages(msgs []model.Message, finish string) []model.Event {
 	var out []model.Event
 	results := func(m model.Message) {
 		for _, p := range m.Content {
