@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/firebase/genkit/go/genkit"
@@ -31,6 +32,7 @@ import (
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/events"
 )
 
 // SDKVersion is the Genkit version the adapter is built and certified
@@ -120,7 +122,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 		SDKVersion: SDKVersion,
 		Roles:      []string{target.RoleAgent},
 		Features: target.Features{
-			Modes:          []target.Mode{target.Generate},
+			Modes:          []target.Mode{target.Generate, target.Stream},
 			DenialPolicy:   "independent",
 			ToolErrors:     "turn-error",
 			ModelAPIs:      t.modelAPIs(),
@@ -202,7 +204,14 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 	if len(responds) > 0 {
 		opts = append(opts, ai.WithToolResponses(responds...))
 	}
-	gctx := context.WithValue(ctx, modelKey{}, req.Model.Local)
+	if req.Mode == target.Stream {
+		// Genkit streams when given a callback; the turn's events are
+		// laid out from the messages it returns.
+		opts = append(opts, ai.WithStreaming(func(context.Context, *ai.ModelResponseChunk) error { return nil }))
+	}
+	rec := &recorder{}
+	gctx := context.WithValue(ctx, recorderKey{}, rec)
+	gctx = context.WithValue(gctx, modelKey{}, req.Model.Local)
 	gctx = context.WithValue(gctx, baseURLKey{}, req.Model.BaseURL)
 	resp, err := genkit.Generate(gctx, t.g, opts...)
 	if err != nil {
@@ -217,9 +226,11 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 		}
 		return turnError(code, err), nil
 	}
-	all := history
-	if resp.Request != nil {
-		all = resp.Request.Messages
+	rec.mu.Lock()
+	all := rec.last
+	rec.mu.Unlock()
+	if all == nil { // no model call: the resume ended in interrupts
+		all = history
 	}
 	if resp.Message != nil {
 		all = append(all[:len(all):len(all)], resp.Message)
@@ -237,7 +248,11 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 	case ai.FinishReasonStop, "":
 		finish = "stop"
 	}
-	return &target.TurnResponse{Messages: added, FinishReason: finish}, nil
+	out := &target.TurnResponse{Messages: added, FinishReason: finish}
+	if req.Mode == target.Stream {
+		out.Events = events.FromMessages(added, finish)
+	}
+	return out, nil
 }
 
 func turnError(code string, err error) *target.TurnResponse {
@@ -255,19 +270,40 @@ type notExpressible struct{ msg string }
 
 func (e notExpressible) Error() string { return e.msg }
 
-// callRef is the adapter's middleware that gives a tool run its call's
-// ref (Genkit's ToolContext does not carry it), so that the harness knows
-// which call ran.
+// callRef is the adapter's middleware: it gives a tool run its call's ref
+// (Genkit's ToolContext does not carry it), so that the harness knows which
+// call ran, and it keeps the messages of the turn's last model request
+// (the recorder in the context), from which the turn's messages are read:
+// a response's own Request is what the model plugin put there, which
+// compat_oai leaves empty when it streams (FINDINGS.md).
 type callRef struct{}
+
+type recorderKey struct{}
+
+// recorder holds the messages of the last model request of a Generate.
+type recorder struct {
+	mu   sync.Mutex
+	last []*ai.Message
+}
 
 // Name implements ai.Middleware.
 func (callRef) Name() string { return "ack/callRef" }
 
 // New implements ai.Middleware.
 func (callRef) New(context.Context) (*ai.Hooks, error) {
-	return &ai.Hooks{WrapTool: func(ctx context.Context, p *ai.ToolParams, next ai.ToolNext) (*ai.MultipartToolResponse, error) {
-		return next(context.WithValue(ctx, refKey{}, p.Request.Ref), p)
-	}}, nil
+	return &ai.Hooks{
+		WrapTool: func(ctx context.Context, p *ai.ToolParams, next ai.ToolNext) (*ai.MultipartToolResponse, error) {
+			return next(context.WithValue(ctx, refKey{}, p.Request.Ref), p)
+		},
+		WrapModel: func(ctx context.Context, p *ai.ModelParams, next ai.ModelNext) (*ai.ModelResponse, error) {
+			if rec, ok := ctx.Value(recorderKey{}).(*recorder); ok && p.Request != nil {
+				rec.mu.Lock()
+				rec.last = append([]*ai.Message(nil), p.Request.Messages...)
+				rec.mu.Unlock()
+			}
+			return next(ctx, p)
+		},
+	}, nil
 }
 
 // newTool is a tool of the turn as a Genkit tool that runs in the harness.
