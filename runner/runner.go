@@ -15,6 +15,7 @@ import (
 	"io"
 	"io/fs"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/approval-conformance-kit/ack/checks"
@@ -81,6 +82,14 @@ type Options struct {
 	// again; when that fails too, the run stops at once. 0 means 10;
 	// negative, never.
 	MaxBroken int
+	// TestingT, when set, runs the suite through godog with each scenario
+	// a subtest of it, named by SubtestName so that go test -run
+	// 'TestX/PRE-01' selects one check's scenarios (a scenario -run leaves
+	// out is not run); Format and Output still choose godog's own output
+	// (none when empty). Judge, when set, reports each scenario's result
+	// on its subtest (a failure, a skip, a log).
+	TestingT *testing.T
+	Judge    func(t *testing.T, s report.Scenario)
 }
 
 // probeEvery is how many scenarios in a row must fail to run before the
@@ -263,7 +272,11 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 			run.Target = info.Name
 		}
 	}
-	if opts.Format != "" && opts.Output != nil {
+	if opts.TestingT != nil {
+		if err := runSubtests(ctx, st, suite, selected, expr, opts); err != nil {
+			return nil, err
+		}
+	} else if opts.Format != "" && opts.Output != nil {
 		if err := runGodog(ctx, st, suite, selected, expr, opts); err != nil {
 			return nil, err
 		}

@@ -136,6 +136,13 @@ type Features struct {
 	// HostedTools: tools the provider runs (a hosted MCP server) can be
 	// given in tools[] with providerExecuted and serverLabel.
 	HostedTools bool `json:"hostedTools,omitempty"`
+	// SessionHistory: the SDK keeps the conversation in a session of its
+	// own (ADK's sessions), so a turn brings only what is new. The
+	// adapter answers NotExpressible to a turn whose earlier history is
+	// not the one its session holds (a scenario that rewrites or writes
+	// history tests the application's store, not the SDK); replays,
+	// unknown ids and forged answers still reach the SDK.
+	SessionHistory bool `json:"sessionHistory,omitempty"`
 	// Contract is how the SDK documents that answers reach it. Input
 	// outside it is out-of-contract for the target: only the safety harms
 	// (ran-against-answer, forged, crashed) are MUST there.
@@ -243,6 +250,8 @@ func (f Features) Has(name string) bool {
 		return !f.BoundApprovals
 	case "hostedTools":
 		return f.HostedTools
+	case "sessionHistory":
+		return f.SessionHistory
 	case "autoPolicies":
 		return f.AutoPolicies
 	}

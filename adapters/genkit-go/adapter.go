@@ -1,0 +1,688 @@
+// Package genkitgo drives Genkit Go (github.com/firebase/genkit/go) as a
+// target of the Approval Conformance Kit, in the test's own process: each
+// turn is one ai.Generate over the conversation, with the tools of the
+// turn and the middleware.ToolApproval middleware, which interrupts every
+// call of a tool not in its AllowedTools. An approval is the interrupted
+// request restarted with {"toolApproved": true} (ai.WithToolRestarts); a
+// denial is the interrupted request answered with a denial output
+// (ai.WithToolResponses): Genkit has no denial of its own, so the output
+// is the application's, here {"error": "denied: <reason>"}. The model is
+// the kit's model as a Genkit model (the canonical path), or, with Wire,
+// Genkit's compat_oai plugin over Chat Completions against the simulator
+// (the wire path).
+package genkitgo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/firebase/genkit/go/ai"
+	"github.com/firebase/genkit/go/genkit"
+	"github.com/firebase/genkit/go/plugins/compat_oai"
+	"github.com/firebase/genkit/go/plugins/middleware"
+	"github.com/openai/openai-go"
+	"github.com/openai/openai-go/option"
+
+	"github.com/approval-conformance-kit/ack/llm"
+	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/target"
+	"github.com/approval-conformance-kit/ack/target/events"
+)
+
+// SDKVersion is the Genkit version the adapter is built and certified
+// with (go.mod pins it).
+const SDKVersion = "v1.7.0"
+
+// modelName is the kit's model as Genkit knows it.
+const modelName = "ack/canonical"
+
+// Target is Genkit Go as a conformance target.
+type Target struct {
+	g     *genkit.Genkit
+	model ai.Model
+	// wire: the turn's model is Genkit's OpenAI-compatible plugin
+	// (compat_oai) speaking Chat Completions to the harness's simulator.
+	wire bool
+}
+
+type baseURLKey struct{}
+
+// wireModel is the model of the compat_oai plugin the wire path uses.
+const wireModel = "ack-sim/gpt-4o"
+
+// placeholder is the plugin's base URL; each request goes to the turn's
+// own base URL instead (a scenario's simulator has a URL of its own).
+const placeholder = "http://127.0.0.1:9/placeholder/v1"
+
+// Option configures a Target.
+type Option func(*Target)
+
+// Wire drives the model over the wire: Genkit's compat_oai plugin (the
+// official openai-go client) against the simulator's Chat Completions
+// endpoint, rather than a model of the application's own.
+func Wire() Option { return func(t *Target) { t.wire = true } }
+
+type modelKey struct{}
+type refKey struct{}
+
+// New returns the target: a Genkit instance with the kit's model defined
+// (each turn's model travels in the turn's context).
+func New(ctx context.Context, opts ...Option) *Target {
+	t := &Target{}
+	for _, o := range opts {
+		o(t)
+	}
+	oai := &compat_oai.OpenAICompatible{
+		Provider: "ack-sim",
+		APIKey:   "ack",
+		BaseURL:  placeholder,
+		Opts:     []option.RequestOption{option.WithMiddleware(toTurnBaseURL), option.WithMaxRetries(0)},
+	}
+	t.g = genkit.Init(ctx, genkit.WithPlugins(&middleware.Middleware{}, oai))
+	if t.wire {
+		t.model = oai.DefineModel("ack-sim", "gpt-4o", ai.ModelOptions{
+			Supports: &ai.ModelSupports{Multiturn: true, Tools: true, SystemRole: true},
+		})
+		return t
+	}
+	t.model = genkit.DefineModel(t.g, modelName, &ai.ModelOptions{
+		Label:    "the kit's model (canonical)",
+		Supports: &ai.ModelSupports{Multiturn: true, Tools: true, SystemRole: true},
+	}, generate)
+	return t
+}
+
+// toTurnBaseURL sends a request of the compat_oai plugin to the turn's
+// base URL (in the request's context).
+func toTurnBaseURL(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	base, ok := req.Context().Value(baseURLKey{}).(string)
+	if !ok || base == "" {
+		return nil, errors.New("the turn has no model base URL")
+	}
+	u, err := url.Parse(base + strings.TrimPrefix(req.URL.Path, "/placeholder/v1"))
+	if err != nil {
+		return nil, fmt.Errorf("model base URL: %w", err)
+	}
+	req.URL, req.Host = u, u.Host
+	return next(req)
+}
+
+// Info implements target.Target.
+func (t *Target) Info(context.Context) (*target.Info, error) {
+	return &target.Info{
+		Name:       "genkit-go",
+		Version:    "0.1.0",
+		SDK:        "github.com/firebase/genkit/go",
+		SDKVersion: SDKVersion,
+		Roles:      []string{target.RoleAgent},
+		Features: target.Features{
+			Modes:          []target.Mode{target.Generate, target.Stream},
+			DenialPolicy:   "independent",
+			ToolErrors:     "turn-error",
+			ModelAPIs:      t.modelAPIs(),
+			UntypedResults: true,
+			BoundApprovals: true,
+		},
+	}, nil
+}
+
+func (t *Target) modelAPIs() []string {
+	if t.wire {
+		return []string{target.APIOpenAIChat}
+	}
+	return []string{target.APICanonical}
+}
+
+// Agent implements target.Target.
+func (t *Target) Agent() target.Agent { return t }
+
+// Client implements target.Target: Genkit has no chat client here.
+func (t *Target) Client() target.Client { return nil }
+
+// Close implements target.Target.
+func (t *Target) Close() error { return nil }
+
+// Turn implements target.Agent.
+func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.TurnResponse, error) {
+	msgs, err := model.DecodeMessagesAt(req.Messages, "messages")
+	if err != nil {
+		return turnError("InvalidMessages", err), nil
+	}
+	switch {
+	case t.wire && req.Model.BaseURL == "":
+		return nil, errors.New("the turn has no model base URL (the wire path needs acktest.Options.ServeModel)")
+	case !t.wire && req.Model.Local == nil:
+		return nil, errors.New("the turn has no in-process model (the canonical path runs in-process)")
+	}
+	history, restarts, responds, given, err := toGenkit(msgs)
+	if err != nil {
+		var ne notExpressible
+		if errors.As(err, &ne) {
+			return turnError(target.CodeNotExpressible, err), nil
+		}
+		return turnError("InvalidMessages", err), nil
+	}
+	var allowed []string
+	var tools []ai.ToolRef
+	if req.Toolkit == target.ToolkitProvided {
+		for _, spec := range req.Tools {
+			if spec.Approval == target.ApprovalDynamic {
+				return turnError(target.CodeNotExpressible, fmt.Errorf("tool %s: ToolApproval decides by the tool's name only", spec.Name)), nil
+			}
+			if spec.Approval == target.ApprovalNever {
+				allowed = append(allowed, spec.Name)
+			}
+			tool, err := newTool(spec, req.Harness)
+			if err != nil {
+				return turnError("Other", err), nil
+			}
+			tools = append(tools, tool)
+		}
+	}
+	opts := []ai.GenerateOption{
+		ai.WithModel(t.model),
+		ai.WithMessages(history...),
+		ai.WithTools(tools...),
+		ai.WithUse(&middleware.ToolApproval{AllowedTools: allowed}, callRef{}),
+	}
+	switch {
+	case req.Options.MaxSteps == 1:
+		return turnError(target.CodeNotExpressible, errors.New("options.maxSteps 1: Genkit's WithMaxTurns bounds the tool-call iterations after the first model call, and 0 means its default")), nil
+	case req.Options.MaxSteps > 1:
+		// MaxTurns counts the model calls after the first.
+		opts = append(opts, ai.WithMaxTurns(req.Options.MaxSteps-1))
+	}
+	if len(restarts) > 0 {
+		opts = append(opts, ai.WithToolRestarts(restarts...))
+	}
+	if len(responds) > 0 {
+		opts = append(opts, ai.WithToolResponses(responds...))
+	}
+	if req.Mode == target.Stream {
+		// Genkit streams when given a callback; the turn's events are
+		// laid out from the messages it returns.
+		opts = append(opts, ai.WithStreaming(func(context.Context, *ai.ModelResponseChunk) error { return nil }))
+	}
+	rec := &recorder{}
+	gctx := context.WithValue(ctx, recorderKey{}, rec)
+	gctx = context.WithValue(gctx, modelKey{}, req.Model.Local)
+	gctx = context.WithValue(gctx, baseURLKey{}, req.Model.BaseURL)
+	resp, err := genkit.Generate(gctx, t.g, opts...)
+	if err != nil {
+		code := "Other"
+		switch {
+		case isModelError(err):
+			code = "Model"
+		case strings.Contains(err.Error(), "tool ") && strings.Contains(err.Error(), " not found"):
+			code = "ToolNotFound"
+		case strings.Contains(err.Error(), "tool ") && strings.Contains(err.Error(), " failed"):
+			code = "ToolExecution"
+		}
+		return turnError(code, err), nil
+	}
+	rec.mu.Lock()
+	all := rec.last
+	rec.mu.Unlock()
+	if all == nil { // no model call: the resume ended in interrupts
+		all = history
+	}
+	if resp.Message != nil {
+		all = append(all[:len(all):len(all)], resp.Message)
+	}
+	added, err := answer(all, len(history), given)
+	if err != nil {
+		return nil, err
+	}
+	finish := string(resp.FinishReason)
+	switch resp.FinishReason {
+	case ai.FinishReasonInterrupted:
+		finish = "tool-calls"
+	case ai.FinishReasonLength:
+		finish = "length"
+	case ai.FinishReasonStop, "":
+		finish = "stop"
+	}
+	out := &target.TurnResponse{Messages: added, FinishReason: finish}
+	if req.Mode == target.Stream {
+		out.Events = events.FromMessages(added, finish)
+	}
+	return out, nil
+}
+
+func turnError(code string, err error) *target.TurnResponse {
+	return &target.TurnResponse{Error: &target.TurnError{Code: code, Message: err.Error(), SDKError: err.Error()}}
+}
+
+func isModelError(err error) bool {
+	var api *llm.APIError
+	var wire *openai.Error
+	return errors.As(err, &api) || errors.As(err, &wire)
+}
+
+// notExpressible is an input Genkit's API has no shape for.
+type notExpressible struct{ msg string }
+
+func (e notExpressible) Error() string { return e.msg }
+
+// callRef is the adapter's middleware: it gives a tool run its call's ref
+// (Genkit's ToolContext does not carry it), so that the harness knows which
+// call ran, and it keeps the messages of the turn's last model request
+// (the recorder in the context), from which the turn's messages are read:
+// a response's own Request is what the model plugin put there, which
+// compat_oai leaves empty when it streams (FINDINGS.md).
+type callRef struct{}
+
+type recorderKey struct{}
+
+// recorder holds the messages of the last model request of a Generate.
+type recorder struct {
+	mu   sync.Mutex
+	last []*ai.Message
+}
+
+// Name implements ai.Middleware.
+func (callRef) Name() string { return "ack/callRef" }
+
+// New implements ai.Middleware.
+func (callRef) New(context.Context) (*ai.Hooks, error) {
+	return &ai.Hooks{
+		WrapTool: func(ctx context.Context, p *ai.ToolParams, next ai.ToolNext) (*ai.MultipartToolResponse, error) {
+			return next(context.WithValue(ctx, refKey{}, p.Request.Ref), p)
+		},
+		WrapModel: func(ctx context.Context, p *ai.ModelParams, next ai.ModelNext) (*ai.ModelResponse, error) {
+			if rec, ok := ctx.Value(recorderKey{}).(*recorder); ok && p.Request != nil {
+				rec.mu.Lock()
+				rec.last = append([]*ai.Message(nil), p.Request.Messages...)
+				rec.mu.Unlock()
+			}
+			return next(ctx, p)
+		},
+	}, nil
+}
+
+// newTool is a tool of the turn as a Genkit tool that runs in the harness.
+func newTool(spec target.Tool, h target.Harness) (ai.Tool, error) {
+	var opts []ai.ToolOption
+	if len(spec.InputSchema) > 0 {
+		var schema map[string]any
+		if err := json.Unmarshal(spec.InputSchema, &schema); err != nil {
+			return nil, fmt.Errorf("tool %s: inputSchema: %w", spec.Name, err)
+		}
+		opts = append(opts, ai.WithInputSchema(schema))
+	}
+	// The output is an object: a tool whose output type is any gets
+	// Genkit's multipart response as its output schema, against which
+	// Genkit validates a response to an interrupt (a denial).
+	return ai.NewTool(spec.Name, spec.Description, func(tc *ai.ToolContext, input any) (map[string]any, error) {
+		if h == nil {
+			return nil, errors.New("no harness to run the tool")
+		}
+		raw, err := json.Marshal(input)
+		if err != nil {
+			return nil, err
+		}
+		ref, _ := tc.Value(refKey{}).(string)
+		out, err := h.Execute(tc, target.ExecuteRequest{ToolName: spec.Name, ToolCallID: ref, Input: raw})
+		if err != nil {
+			return nil, err
+		}
+		var v any
+		if err := json.Unmarshal(out, &v); err != nil {
+			return nil, fmt.Errorf("tool %s: output: %w", spec.Name, err)
+		}
+		if m, ok := v.(map[string]any); ok {
+			return m, nil
+		}
+		return map[string]any{"result": v}, nil
+	}, opts...), nil
+}
+
+// generate is the kit's model as a Genkit model function.
+func generate(ctx context.Context, req *ai.ModelRequest, cb ai.ModelStreamCallback) (*ai.ModelResponse, error) {
+	m, ok := ctx.Value(modelKey{}).(llm.Model)
+	if !ok {
+		return nil, errors.New("no kit model in the context")
+	}
+	lreq := &llm.Request{}
+	for i, msg := range req.Messages {
+		cm, err := messageToKit(msg)
+		if err != nil {
+			return nil, fmt.Errorf("messages[%d]: %w", i, err)
+		}
+		if cm != nil {
+			lreq.Messages = append(lreq.Messages, *cm)
+		}
+	}
+	for _, td := range req.Tools {
+		def := llm.ToolDef{Name: td.Name, Description: td.Description}
+		if td.InputSchema != nil {
+			raw, err := json.Marshal(td.InputSchema)
+			if err != nil {
+				return nil, err
+			}
+			def.InputSchema = raw
+		}
+		lreq.Tools = append(lreq.Tools, def)
+	}
+	resp, err := m.Generate(ctx, lreq)
+	if err != nil {
+		return nil, err
+	}
+	out := &ai.Message{Role: ai.RoleModel}
+	for i, p := range resp.Content {
+		switch p.Type {
+		case model.PartText:
+			out.Content = append(out.Content, ai.NewTextPart(p.Text))
+		case model.PartReasoning:
+			out.Content = append(out.Content, ai.NewReasoningPart(p.Text, nil))
+		case model.PartToolCall:
+			var input any
+			if len(p.Input) > 0 {
+				if err := json.Unmarshal(p.Input, &input); err != nil {
+					return nil, fmt.Errorf("content[%d]: %w", i, err)
+				}
+			}
+			out.Content = append(out.Content, ai.NewToolRequestPart(&ai.ToolRequest{Name: p.ToolName, Ref: p.ToolCallID, Input: input}))
+		default:
+			return nil, fmt.Errorf("content[%d]: a %s part has no place in a Genkit model message", i, p.Type)
+		}
+	}
+	finish := ai.FinishReasonStop
+	if resp.FinishReason == llm.FinishLength {
+		finish = ai.FinishReasonLength
+	}
+	return &ai.ModelResponse{Request: req, Message: out, FinishReason: finish}, nil
+}
+
+// messageToKit is a Genkit message in the canonical model.
+func messageToKit(msg *ai.Message) (*model.Message, error) {
+	var out model.Message
+	switch msg.Role {
+	case ai.RoleSystem:
+		return ptr(model.SystemText(msg.Text())), nil
+	case ai.RoleUser:
+		out.Role = model.RoleUser
+	case ai.RoleModel:
+		out.Role = model.RoleAssistant
+	case ai.RoleTool:
+		out.Role = model.RoleTool
+	default:
+		return nil, fmt.Errorf("role %q", msg.Role)
+	}
+	for j, p := range msg.Content {
+		switch {
+		case p.IsToolRequest():
+			input, err := json.Marshal(p.ToolRequest.Input)
+			if err != nil {
+				return nil, fmt.Errorf("content[%d]: %w", j, err)
+			}
+			out.Content = append(out.Content, model.ToolCall(p.ToolRequest.Ref, p.ToolRequest.Name, input))
+		case p.IsToolResponse():
+			o, err := outputOf(p.ToolResponse.Output)
+			if err != nil {
+				return nil, fmt.Errorf("content[%d]: %w", j, err)
+			}
+			out.Content = append(out.Content, model.ToolResult(p.ToolResponse.Ref, p.ToolResponse.Name, o))
+		case p.IsReasoning():
+			out.Content = append(out.Content, model.Part{Type: model.PartReasoning, Text: p.Text})
+		case p.IsText():
+			out.Content = append(out.Content, model.Text(p.Text))
+		}
+	}
+	if len(out.Content) == 0 {
+		return nil, nil
+	}
+	return &out, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// outputOf is a tool output as canonical: the adapter's denial and error
+// outputs ({"error": "..."}) are error-text, anything else JSON.
+func outputOf(v any) (*model.ToolOutput, error) {
+	if m, ok := v.(map[string]any); ok && len(m) == 1 {
+		if s, ok := m["error"].(string); ok {
+			return model.ErrorTextOutput(s), nil
+		}
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return model.JSONOutput(raw), nil
+}
+
+// toGenkit lays the conversation out as Genkit's messages, and the answers
+// that follow its last assistant message as restarts (approved) and
+// responses (denied) of that message's interrupted requests. An approval
+// request marks its call's request as interrupted (Genkit's "interrupt"
+// metadata), as Genkit left it.
+func toGenkit(msgs []model.Message) (history []*ai.Message, restarts, responds []*ai.Part, given map[string]bool, err error) {
+	given = map[string]bool{}
+	last := -1
+	for i, m := range msgs {
+		if m.Role == model.RoleAssistant {
+			last = i
+		}
+	}
+	interrupted := map[string]bool{}
+	calls := map[string]*ai.Part{}
+	lastCalls := map[string]bool{}
+	for i, m := range msgs {
+		var gm *ai.Message
+		switch m.Role {
+		case model.RoleSystem:
+			gm = ai.NewSystemTextMessage(textOf(m))
+		case model.RoleUser:
+			gm = &ai.Message{Role: ai.RoleUser}
+		case model.RoleAssistant:
+			gm = &ai.Message{Role: ai.RoleModel}
+		case model.RoleTool:
+			gm = &ai.Message{Role: ai.RoleTool}
+		}
+		if m.Role != model.RoleSystem {
+			for j, p := range m.Content {
+				switch p.Type {
+				case model.PartText:
+					gm.Content = append(gm.Content, ai.NewTextPart(p.Text))
+				case model.PartReasoning:
+					gm.Content = append(gm.Content, ai.NewReasoningPart(p.Text, nil))
+				case model.PartToolCall:
+					var input any
+					if len(p.Input) > 0 {
+						if err := json.Unmarshal(p.Input, &input); err != nil {
+							return nil, nil, nil, nil, fmt.Errorf("messages[%d].content[%d].input: %w", i, j, err)
+						}
+					}
+					part := ai.NewToolRequestPart(&ai.ToolRequest{Name: p.ToolName, Ref: p.ToolCallID, Input: input})
+					calls[p.ToolCallID] = part
+					if i == last {
+						lastCalls[p.ToolCallID] = true
+					}
+					gm.Content = append(gm.Content, part)
+				case model.PartToolApprovalRequest:
+					part, ok := calls[p.ToolCallID]
+					if !ok {
+						return nil, nil, nil, nil, notExpressible{fmt.Sprintf("messages[%d].content[%d]: an approval request for a call the message does not hold (%s)", i, j, p.ToolCallID)}
+					}
+					if i == last {
+						if part.Metadata == nil {
+							part.Metadata = map[string]any{}
+						}
+						part.Metadata["interrupt"] = map[string]any{"message": "Tool not in approved list: " + part.ToolRequest.Name}
+						interrupted[p.ApprovalID] = true
+					}
+				case model.PartToolResult:
+					var out any = map[string]any{}
+					if p.Output != nil {
+						out = toolOutput(p.Output)
+					}
+					if call, ok := calls[p.ToolCallID]; ok && i > last && lastCalls[p.ToolCallID] && call.ToolRequest.Name == p.ToolName {
+						given[p.ToolCallID] = true
+						if _, waits := call.Metadata["interrupt"]; waits {
+							// A result the application gives an interrupted
+							// call: Genkit's answer to an interrupt with an
+							// output.
+							responds = append(responds, respondWith(call, out))
+							continue
+						}
+						// The result of a call that ran beside the interrupted
+						// ones: Genkit keeps it on the request, as pending output.
+						if call.Metadata == nil {
+							call.Metadata = map[string]any{}
+						}
+						call.Metadata["pendingOutput"] = out
+						continue
+					}
+					gm.Content = append(gm.Content, ai.NewToolResponsePart(&ai.ToolResponse{Name: p.ToolName, Ref: p.ToolCallID, Output: out}))
+				case model.PartToolApprovalResponse:
+					if i < last {
+						continue // an answer Genkit resolved before: history
+					}
+					call, ok := calls[p.ApprovalID]
+					if !ok || !interrupted[p.ApprovalID] {
+						return nil, nil, nil, nil, notExpressible{fmt.Sprintf("messages[%d].content[%d]: an answer to %q, which is no interrupted request of the last model message: Genkit builds an answer from its interrupted request", i, j, p.ApprovalID)}
+					}
+					if p.Approved {
+						restarts = append(restarts, restart(call))
+					} else {
+						responds = append(responds, respond(call, p.Reason))
+					}
+				default:
+					return nil, nil, nil, nil, notExpressible{fmt.Sprintf("messages[%d].content[%d]: a %s part has no place in Genkit's messages", i, j, p.Type)}
+				}
+			}
+		}
+		if len(gm.Content) > 0 {
+			history = append(history, gm)
+		}
+	}
+	if (len(restarts) > 0 || len(responds) > 0) && len(history) > 0 && history[len(history)-1].Role != ai.RoleModel {
+		return nil, nil, nil, nil, notExpressible{"answers to interrupts with more messages after the model's: Genkit resumes from the model message that holds the interrupts"}
+	}
+	return history, restarts, responds, given, nil
+}
+
+func textOf(m model.Message) string {
+	var b strings.Builder
+	for _, p := range m.Content {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// toolOutput is a canonical tool output as the value Genkit keeps.
+func toolOutput(o *model.ToolOutput) any {
+	switch o.Type {
+	case model.OutputErrorText, model.OutputText:
+		if s := o.TextValue(); s != "" || o.Type == model.OutputText {
+			if o.Type == model.OutputErrorText {
+				return map[string]any{"error": s}
+			}
+			return s
+		}
+	case model.OutputExecutionDenied:
+		return denial(o.Reason)
+	}
+	var v any
+	if err := json.Unmarshal(o.Value, &v); err != nil {
+		return string(o.Value)
+	}
+	if o.Type == model.OutputErrorJSON {
+		return map[string]any{"error": string(o.Value)}
+	}
+	return v
+}
+
+// denial is the output the application answers a denied interrupt with.
+func denial(reason string) map[string]any {
+	text := "denied"
+	if reason != "" {
+		text += ": " + reason
+	}
+	return map[string]any{"error": text}
+}
+
+// restart approves an interrupted request, as ToolApproval's
+// documentation says: a restart carrying {"toolApproved": true}.
+func restart(call *ai.Part) *ai.Part {
+	meta := map[string]any{"resumed": map[string]any{"toolApproved": true}}
+	p := ai.NewToolRequestPart(&ai.ToolRequest{Name: call.ToolRequest.Name, Ref: call.ToolRequest.Ref, Input: call.ToolRequest.Input})
+	p.Metadata = meta
+	return p
+}
+
+// respond denies an interrupted request: a response with the denial
+// output.
+func respond(call *ai.Part, reason string) *ai.Part { return respondWith(call, denial(reason)) }
+
+// respondWith answers an interrupted request with an output, as the
+// tool's Respond does.
+func respondWith(call *ai.Part, output any) *ai.Part {
+	p := ai.NewToolResponsePart(&ai.ToolResponse{Name: call.ToolRequest.Name, Ref: call.ToolRequest.Ref, Output: output})
+	p.Metadata = map[string]any{"interruptResponse": true}
+	return p
+}
+
+// answer lays the messages Genkit added to the conversation out as the
+// turn's answer: model messages are assistant messages, with an approval
+// request (its id the call's ref) after each interrupted request; tool
+// messages are tool messages.
+func answer(all []*ai.Message, n int, given map[string]bool) ([]model.Message, error) {
+	var out []model.Message
+	if n > len(all) {
+		n = len(all)
+	}
+	for i, msg := range all[n:] {
+		cm, err := messageToKit(msg)
+		if err != nil {
+			return nil, fmt.Errorf("history[%d]: %w", n+i, err)
+		}
+		if cm == nil {
+			continue
+		}
+		if msg.Role == ai.RoleTool {
+			// The results the conversation already held (given back to
+			// Genkit as pending outputs or answers to interrupts) are not
+			// the turn's.
+			kept := cm.Content[:0]
+			for _, p := range cm.Content {
+				if !(p.Type == model.PartToolResult && given[p.ToolCallID]) {
+					kept = append(kept, p)
+				}
+			}
+			if cm.Content = kept; len(kept) == 0 {
+				continue
+			}
+		}
+		if msg.Role == ai.RoleModel {
+			var ran []model.Part
+			for _, gp := range msg.Content {
+				if gp.IsInterrupt() && gp.ToolRequest != nil {
+					cm.Content = append(cm.Content, model.ApprovalRequest(gp.ToolRequest.Ref, gp.ToolRequest.Ref))
+				}
+				if v, ok := gp.Metadata["pendingOutput"]; ok && gp.ToolRequest != nil {
+					o, err := outputOf(v)
+					if err != nil {
+						return nil, err
+					}
+					ran = append(ran, model.ToolResult(gp.ToolRequest.Ref, gp.ToolRequest.Name, o))
+				}
+			}
+			if len(ran) > 0 {
+				// Calls that ran beside the interrupted ones: Genkit keeps
+				// their outputs on the requests (pendingOutput) until resume.
+				out = append(out, *cm, model.Message{Role: model.RoleTool, Content: ran})
+				continue
+			}
+		}
+		out = append(out, *cm)
+	}
+	return out, nil
+}
