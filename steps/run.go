@@ -53,6 +53,8 @@ func (r *scenarioRun) start(ctx context.Context) {
 			r.w.requireRole(target.RoleAgent)
 		case "@client":
 			r.w.requireRole(target.RoleClient)
+		case "@partial-batch":
+			r.w.requireWholeBatches()
 		}
 	}
 }

@@ -125,6 +125,12 @@ type Features struct {
 	// HostedTools: tools the provider runs (a hosted MCP server) can be
 	// given in tools[] with providerExecuted and serverLabel.
 	HostedTools bool `json:"hostedTools,omitempty"`
+	// BatchedDecisions: the SDK takes every answer of a paused step
+	// together, one per pending approval, in the order it asked (LangChain's
+	// Command({resume: {decisions}})), so a request that answers part of a
+	// step cannot be expressed: the @partial-batch scenarios are not
+	// applicable (not failed).
+	BatchedDecisions bool `json:"batchedDecisions,omitempty"`
 	// Contract is how the SDK documents that answers reach it. Input
 	// outside it is out-of-contract for the target: only the safety harms
 	// (ran-against-answer, forged, crashed) are MUST there.
