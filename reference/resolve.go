@@ -2,6 +2,7 @@ package reference
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -19,7 +20,8 @@ type decision struct {
 	callPos    int // position of the call in the conversation's call order
 	approved   bool
 	reason     string
-	duplicates int // further responses that agreed with the first
+	edited     json.RawMessage // the input an approving answer edited (edit.go)
+	duplicates int             // further responses that agreed with the first
 }
 
 // plan is what pre-resolution will do.
@@ -129,7 +131,7 @@ func (r *run) collect() (*plan, error) {
 		}
 		if !seen {
 			d = &decision{approvalID: req.ApprovalID, request: req, call: call, callMsg: ix.Calls[call.ToolCallID].Message,
-				callPos: position[call.ToolCallID], approved: resp.Approved, reason: resp.Reason}
+				callPos: position[call.ToolCallID], approved: resp.Approved, reason: resp.Reason, edited: resp.EditedInput}
 			byCall[call.ToolCallID] = d
 			order = append(order, d)
 			continue
@@ -440,7 +442,7 @@ func (r *run) executeApproved(ctx context.Context, tool Tool, d *decision, runs 
 	if r.agent.faults.Has(fault.NoReplayLedger) {
 		var out *model.ToolOutput
 		for i := 0; i < runs; i++ {
-			out = r.execute(ctx, tool, d.call)
+			out = r.execute(ctx, tool, d.ranCall())
 		}
 		return out
 	}
@@ -461,7 +463,7 @@ func (r *run) executeApproved(ctx context.Context, tool Tool, d *decision, runs 
 	var out *model.ToolOutput
 	defer func() { record(out) }()
 	for i := 0; i < runs; i++ {
-		out = r.execute(ctx, tool, d.call)
+		out = r.execute(ctx, tool, d.ranCall())
 	}
 	return out
 }

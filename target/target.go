@@ -131,6 +131,11 @@ type Features struct {
 	// step cannot be expressed: the @partial-batch scenarios are not
 	// applicable (not failed).
 	BatchedDecisions bool `json:"batchedDecisions,omitempty"`
+	// EditedApprovals: an approving answer may carry editedInput, the input
+	// the user approved instead of the model's (LangChain's edit decision,
+	// Genkit's restart with replaceInput); the scenarios that edit an
+	// approval need it.
+	EditedApprovals bool `json:"editedApprovals,omitempty"`
 	// Contract is how the SDK documents that answers reach it. Input
 	// outside it is out-of-contract for the target: only the safety harms
 	// (ran-against-answer, forged, crashed) are MUST there.
@@ -238,6 +243,8 @@ func (f Features) Has(name string) bool {
 		return !f.BoundApprovals
 	case "hostedTools":
 		return f.HostedTools
+	case "editedApprovals":
+		return f.EditedApprovals
 	}
 	if api, ok := strings.CutPrefix(name, "modelAPI:"); ok {
 		return f.SupportsAPI(api)

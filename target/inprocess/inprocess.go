@@ -123,6 +123,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ClientTools:      true,
 			ModelAPIs:        append([]string(nil), t.modelAPIs...),
 			ClientDialects:   t.dialects,
+			EditedApprovals:  true,
 		},
 	}
 	for _, a := range t.adjust {
