@@ -67,6 +67,8 @@ const info = {
     untypedResults: true,
     // resume must restart or respond to every interrupted call of the message it resumes.
     batchedDecisions: true,
+    // An approval may restart the call with new input: restartTool(interrupt, {toolApproved: true}, {replaceInput}).
+    editedApprovals: true,
   },
 };
 

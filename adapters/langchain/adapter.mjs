@@ -70,6 +70,8 @@ const info = {
     untypedResults: true,
     // Every decision of an interrupt is sent together, one per action request, in order.
     batchedDecisions: true,
+    // A decision may be an edit of the call's arguments: {type: "edit", editedAction: {name, args}}.
+    editedApprovals: true,
   },
 };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Certifies one published version of the LangChain.js (langchain) in one command:
+# Certifies one published version of LangChain.js (langchain) in one command:
 #   ./certify.sh 1.5.14 [adapter flags ...] [-- conformance run flags ...]
 # e.g. ./certify.sh 1.5.14 --model-api canonical -- --report reports --format all
 # It installs the version (install.sh), starts the adapter on a free
