@@ -21,6 +21,9 @@ const MODEL_ID = "ack-simulated";
 /** turnError maps an error the SDK threw to a turn error. */
 export function turnError(e) {
   let code = "Other";
+  // A policy that failed (its callback failed or was dropped) is the
+  // runtime failing, not the model.
+  if (e instanceof PolicyFailed) return { code, message: e.message, sdkError: `${e.constructor.name}: ${e.message}` };
   // The provider clients' errors (openai, @anthropic-ai/sdk) carry the HTTP status; so does the canonical model's.
   if (e instanceof ModelHTTPError || typeof e?.status === "number" || /Connection error|fetch failed/i.test(e?.message ?? "")) code = "Model";
   else if (/^Invalid (HITLResponse|edited action)|Number of human decisions|Unexpected human decision/.test(e?.message ?? "")) code = "InvalidApproval";
@@ -28,6 +31,9 @@ export function turnError(e) {
   if (e?.cause instanceof Error) message += ` (cause: ${e.cause.message})`;
   return { code, message, sdkError: e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e) };
 }
+
+/** PolicyFailed is a dynamic policy's failure, thrown into the middleware's `when`. */
+class PolicyFailed extends Error {}
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -90,9 +96,14 @@ export class Runner {
         on[t.name] = {
           allowedDecisions: ["approve", "edit", "reject"],
           when: async ({ toolCall, state }) => {
-            const r = await postJSON(t.policyURL, { toolCallId: toolCall.id, input: toolCall.args ?? null, messages: messagesOf(state) });
-            if (typeof r.error === "string") throw new Error(r.error);
-            if (typeof r.needsApproval !== "boolean") throw new Error("policy callback: needsApproval is not a boolean");
+            let r;
+            try {
+              r = await postJSON(t.policyURL, { toolCallId: toolCall.id, input: toolCall.args ?? null, messages: messagesOf(state) });
+            } catch (e) {
+              throw new PolicyFailed(`the policy of ${t.name} failed: ${e.message}`);
+            }
+            if (typeof r.error === "string") throw new PolicyFailed(r.error);
+            if (typeof r.needsApproval !== "boolean") throw new PolicyFailed("policy callback: needsApproval is not a boolean");
             return r.needsApproval;
           },
         };
