@@ -19,6 +19,8 @@ export function turnError(e) {
   let code = "Other";
   const msg = e?.message ?? String(e);
   if (/Unresolved tool request|Cannot 'resume'|Expected \d+ tool responses/.test(msg)) code = "InvalidApproval";
+  // Genkit's own error for a call of a tool the generation does not have.
+  else if (e?.name === "GenkitError" && e?.status === "NOT_FOUND" && /^NOT_FOUND: Tool .* not found/.test(msg)) code = "ToolNotFound";
   else if (e?.toolFailed) code = "ToolExecution";
   // The model plugins raise the provider's error answer as a GenkitError
   // whose message carries the HTTP status ("UNAVAILABLE: 503 overloaded").

@@ -98,10 +98,13 @@ export function toGenkit(conversation) {
         m.content.forEach((p, j) => {
           if (p.type === "tool-approval-response") {
             if (i < last) return;
+            if (typeof p.approvalId !== "string" || p.approvalId === "" || typeof p.approved !== "boolean" || (p.reason !== undefined && typeof p.reason !== "string")) {
+              throw new NotExpressible(`${where}.content[${j}]: a malformed answer (approvalId ${JSON.stringify(p.approvalId)}, approved ${JSON.stringify(p.approved)}): the application restarts or responds to an interrupted call, on a yes or a no`);
+            }
             const r = requests.get(p.approvalId);
             if (!r) throw new NotExpressible(`${where}.content[${j}]: the answer to ${JSON.stringify(p.approvalId)} matches no approval request: Genkit resumes an interrupted call, found by its request`);
             answers ??= [];
-            answers.push({ where: `${where}.content[${j}]`, approvalId: p.approvalId, toolCallId: r.toolCallId, approved: p.approved === true, reason: p.reason, editedInput: p.editedInput });
+            answers.push({ where: `${where}.content[${j}]`, approvalId: p.approvalId, toolCallId: r.toolCallId, approved: p.approved, reason: p.reason, editedInput: p.editedInput });
             return;
           }
           if (i > last) {
