@@ -20,7 +20,7 @@ Feature: Edited approvals
     When the user approves "call_1" with its input edited to {"path":"/tmp/scratch"}
     Then [EDIT-01] "deleteFile" ran with {"path":"/tmp/scratch"}
     And [EDIT-01] "deleteFile" has not run with {"path":"/etc"}
-    And [PRE-01] "call_1" has run 1 time
+    And [PRE-01] "call_1" has run
     And [EDIT-02] model call 2 received the call "call_1" with {"path":"/tmp/scratch"} beside its result
     And [PRE-01] the turn ends with finish reason "stop"
 

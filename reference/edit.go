@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/approval-conformance-kit/ack/model"
+	"github.com/approval-conformance-kit/ack/reference/internal/fault"
 )
 
 // Edited approvals: an approving tool-approval-response may carry
@@ -14,8 +15,8 @@ import (
 
 // ranCall is the call as the decision runs it: with the edited input of
 // an approving answer that carries one.
-func (d *decision) ranCall() model.Part {
-	if !d.approved || len(d.edited) == 0 {
+func (d *decision) ranCall(faults fault.Set) model.Part {
+	if !d.approved || len(d.edited) == 0 || faults.Has(fault.IgnoresEditedInput) {
 		return d.call
 	}
 	c := d.call.Clone()
@@ -25,8 +26,11 @@ func (d *decision) ranCall() model.Part {
 
 // editedInputs maps each local call of the history whose first approving
 // answer edited its input to that input.
-func editedInputs(h []model.Message, ix *model.Index) map[string]json.RawMessage {
+func editedInputs(h []model.Message, ix *model.Index, faults fault.Set) map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
+	if faults.Has(fault.OriginalCallAfterEdit) {
+		return out
+	}
 	answered := map[string]bool{}
 	for _, loc := range ix.ResponseOrder {
 		resp := ix.Part(loc)

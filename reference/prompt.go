@@ -21,7 +21,7 @@ func (r *run) prompt() []model.Message {
 	faults := r.agent.faults
 	out := make([]model.Message, 0, len(h)+1)
 	placed := map[string]bool{}
-	edits := editedInputs(h, ix)
+	edits := editedInputs(h, ix, faults)
 
 	for _, m := range h {
 		switch m.Role {

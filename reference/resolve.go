@@ -442,7 +442,7 @@ func (r *run) executeApproved(ctx context.Context, tool Tool, d *decision, runs 
 	if r.agent.faults.Has(fault.NoReplayLedger) {
 		var out *model.ToolOutput
 		for i := 0; i < runs; i++ {
-			out = r.execute(ctx, tool, d.ranCall())
+			out = r.execute(ctx, tool, d.ranCall(r.agent.faults))
 		}
 		return out
 	}
@@ -463,7 +463,7 @@ func (r *run) executeApproved(ctx context.Context, tool Tool, d *decision, runs 
 	var out *model.ToolOutput
 	defer func() { record(out) }()
 	for i := 0; i < runs; i++ {
-		out = r.execute(ctx, tool, d.ranCall())
+		out = r.execute(ctx, tool, d.ranCall(r.agent.faults))
 	}
 	return out
 }

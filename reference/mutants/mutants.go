@@ -83,6 +83,7 @@ func (m Mutant) also(check, why string) Mutant {
 var all = []Mutant{
 	mutant("late-resolution", fault.LateResolution, []string{"PRE-01", "WIRE-01"},
 		"resolves approvals only after the model was called, which receives a dangling call", "seed 000").
+		also("EDIT-02", "the edited call reaches the model without its result").
 		also("REQ-06", "the calls of the step have no result in the prompt the model receives").
 		also("PRE-02", "the prompt holds no denial result for the denied call").
 		also("PRE-09", "the batch's results are missing from the prompt").
@@ -93,6 +94,7 @@ var all = []Mutant{
 		also("ERR-02", "the failed call's error result is missing from the prompt"),
 	mutant("results-after-model-call", fault.ResultsAfterModelCall, []string{"PRE-01"},
 		"runs approved tools first but appends their results only after the model call", "seed 000 Phase 5").
+		also("EDIT-02", "the edited call reaches the model without its result").
 		also("REQ-06", "the calls of the step have no result in the prompt the model receives").
 		also("PRE-02", "the prompt holds no denial result for the denied call").
 		also("PRE-09", "the batch's results are missing from the prompt").
@@ -123,6 +125,7 @@ var all = []Mutant{
 		"runs every approved call at once whatever the concurrency option", "seed 000 test 5.3"),
 	mutant("stream-skips-resolution", fault.StreamSkipsResolution, []string{"PRE-08"},
 		"pre-resolves in generate mode but not in stream mode", "seed 000 Phase 6").
+		also("EDIT-02", "in stream mode the edited call reaches the model without its result").
 		also("REQ-06", "in stream mode the calls of the step have no result in the prompt").
 		also("PRE-01", "in stream mode the approved calls run after the model call").
 		also("PRE-02", "in stream mode the prompt holds no denial result").
@@ -158,6 +161,7 @@ var all = []Mutant{
 		"runs the approved tools it can before finding that one approved tool does not exist", "seed 000 Phase 5"),
 	mutant("runs-before-approval", fault.RunBeforeApproval, []string{"REQ-01"},
 		"runs a tool that needs approval in the same turn it asks for approval", "seed 001 §1.1").
+		also("EDIT-01", "the call runs with the model's input before the user edits it").
 		also("REQ-05", "a call whose policy failed runs at once, before any answer").
 		also("PRE-02", "a call later denied has already run").
 		also("PRE-03", "an approved call runs once when asked and again when approved").
@@ -340,6 +344,10 @@ var all = []Mutant{
 		"sends a resume entry for every interrupt ever answered with each request, resuming old interrupts again", "AG-UI interrupts are resumed once"),
 	clientMutant("client-denies-latest-pending-only", fault.DeniesLatestPendingOnly, []string{"CHAIN-05"},
 		"on a new user message, denies only the latest pending approval and sends the others unanswered", "neighbour of client-leaves-dangling-call"),
+	mutant("ignores-edited-input", fault.IgnoresEditedInput, []string{"EDIT-01"},
+		"runs an approved call with the model's input, ignoring the input the user's approval edited", "the edit decisions of LangChain and Genkit"),
+	mutant("original-call-after-edit", fault.OriginalCallAfterEdit, []string{"EDIT-02"},
+		"runs the edited input but shows the model its original call beside the result", "langchainjs #33787; Genkit 1.42.0's restart with replaceInput"),
 }
 
 // All returns the mutants, sorted by name.

@@ -88,6 +88,10 @@ const (
 	// NeverContinue is a vacuity probe's client: it never sends a
 	// continuation (reference/probes).
 	NeverContinue
+
+	// Faults of edited approvals (agent).
+	IgnoresEditedInput
+	OriginalCallAfterEdit
 	maxFault
 )
 
