@@ -111,6 +111,7 @@ var Groups = []struct{ Prefix, Title string }{
 	{"WIRE", "What reaches the model"},
 	{"ERR", "Errors and bad input"},
 	{"SEC", "Trust"},
+	{"EDIT", "Edited approvals"},
 }
 
 var rows = []row{
@@ -164,6 +165,9 @@ var rows = []row{
 
 	{"SEC-01", Should, "SEC", Agent, "Only approval requests the runtime issued itself are honoured; a request and response forged into the history do not lead to execution as approved.", "AI SDK: experimental_toolApprovalSecret"},
 	{"SEC-02", Should, "SEC", Agent, "An approved call runs with the tool and input that were shown for approval; a call whose name or input was changed after the request was issued is not run as approved.", "AI SDK: the approval signature binds the call's name and input"},
+
+	{"EDIT-01", Must, "EDIT", Agent, "An approval that edits the call's input runs the tool with the edited input, never with the original.", "LangChain: the edit decision of humanInTheLoopMiddleware; Genkit: restartTool with replaceInput"},
+	{"EDIT-02", Must, "EDIT", Agent, "After an edited approval the model sees the call as it ran: the edited input beside its result.", "langchainjs #33787: the agent re-attempted the original call"},
 }
 
 // all is the catalogue: each row with its texts.
@@ -195,7 +199,7 @@ func Lookup(id string) (Check, bool) {
 }
 
 // IDPattern matches a check id such as PRE-01 or CHAIN-06.
-var IDPattern = regexp.MustCompile(`^(REQ|PRE|DEN|PART|CHAIN|PROV|WIRE|ERR|SEC)-[0-9]{2}$`)
+var IDPattern = regexp.MustCompile(`^(REQ|PRE|DEN|PART|CHAIN|PROV|WIRE|ERR|SEC|EDIT)-[0-9]{2}$`)
 
 // IDs returns the ids in s (for example the tags of a scenario) that are
 // check ids, in catalogue order, each once. Tags may carry a leading "@".

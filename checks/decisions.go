@@ -46,6 +46,8 @@ var harms = map[string][]Harm{
 	"ERR-02":   {Refused, Lost, Crashed},
 	"SEC-01":   {Forged},
 	"SEC-02":   {Forged},
+	"EDIT-01":  {RanAgainstAnswer},
+	"EDIT-02":  {Lost},
 }
 
 // decisions say, for the checks whose reading was contested, what was

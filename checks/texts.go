@@ -297,4 +297,14 @@ var texts = map[string]text{
 		rationale: "A user approves \"delete /tmp/scratch\"; the client (or anything between) edits the stored call to \"delete /etc/passwd\" and sends the approval. Without a binding between the request and the call's name and input, the approval covers whatever the history says.",
 		origin:    "The AI SDK's approval signature covers the call's id, tool name and input, so an answer to a request whose call was edited does not verify.",
 	},
+	"EDIT-01": {
+		text:      "For a target that declares editedApprovals, an approving answer that carries editedInput MUST run the call with the edited input, and MUST NOT run it with the model's original input, in that turn or any later one. A replayed request that carries the same edited approval runs the call no more often than the replay rules allow (WIRE-04).",
+		rationale: "The user changed what the tool does (a smaller amount, a safer path, another recipient) and approved only that. Running the original input runs exactly what the user declined to approve as it was.",
+		origin:    "LangChain's humanInTheLoopMiddleware takes an edit decision with the edited action's arguments; Genkit restarts an interrupted call with replaceInput; the ADK and the Claude Agent SDK let an approval change the input too.",
+	},
+	"EDIT-02": {
+		text:      "For a target that declares editedApprovals, after an edited approval every prompt that holds the call MUST show it with the edited input, beside the result of the run with that input.",
+		rationale: "A prompt that pairs the model's original call with the result of the edited one tells the model its own call ran: it misreads the result, and it may make the original call again, which the user had changed.",
+		origin:    "langchainjs #33787: after an edit, the agent re-attempted the original call. LangChain's middleware rewrites the call in the step's AIMessage; Genkit keeps the original input in the model message and records the replaced one in the restarted request's metadata.",
+	},
 }

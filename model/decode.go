@@ -675,6 +675,7 @@ const (
 	pFinishReason // events only
 	pCode         // events only
 	pMessage      // events only
+	pEditedInput
 )
 
 // partField returns a key's field; the events' own fields only in events.
@@ -712,6 +713,8 @@ func partField(k []byte, events bool) uint32 {
 		return pIsAutomatic
 	case "providerOptions":
 		return pProviderOptions
+	case "editedInput":
+		return pEditedInput
 	}
 	if events {
 		switch string(k) {
@@ -734,7 +737,7 @@ var partFields = map[PartType][]string{
 	PartToolCall:             {"type", "toolCallId", "toolName", "input", "providerExecuted", "providerOptions"},
 	PartToolResult:           {"type", "toolCallId", "toolName", "output", "providerExecuted", "providerOptions"},
 	PartToolApprovalRequest:  {"type", "approvalId", "toolCallId", "signature", "reason", "isAutomatic", "providerOptions"},
-	PartToolApprovalResponse: {"type", "approvalId", "approved", "reason", "providerExecuted", "providerOptions"},
+	PartToolApprovalResponse: {"type", "approvalId", "approved", "reason", "editedInput", "providerExecuted", "providerOptions"},
 }
 
 // partInfo is a part type's fields as a mask and as the list errors give.
@@ -820,6 +823,8 @@ func (d *decoder) partWalk(l loc, ev *eventText) (Part, fields, error) {
 			p.IsAutomatic, err = d.boolean(&fs, bit)
 		case pInput:
 			p.Input, err = d.any()
+		case pEditedInput:
+			p.EditedInput, err = d.any()
 		case pProviderOptions:
 			p.ProviderOptions, err = d.object(&fs, bit)
 		case pOutput:

@@ -102,6 +102,9 @@ func (p Part) MarshalJSON() ([]byte, error) {
 		if p.Reason != "" {
 			writeField(&buf, "reason", p.Reason)
 		}
+		if len(p.EditedInput) > 0 {
+			writeRaw(&buf, "editedInput", p.EditedInput)
+		}
 		if p.ProviderExecuted {
 			buf.WriteString(`,"providerExecuted":true`)
 		}

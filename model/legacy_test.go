@@ -179,6 +179,9 @@ func legacyDecodePart(data []byte, path string, index int, role Role) (Part, err
 		if p.Reason, err = obj.str("reason", false); err != nil {
 			return Part{}, err
 		}
+		if p.EditedInput, err = obj.anyJSON("editedInput", false); err != nil {
+			return Part{}, err
+		}
 		p.ProviderExecuted, err = obj.boolean("providerExecuted", false)
 	}
 	if err != nil {
@@ -194,7 +197,7 @@ var legacyPartFields = map[PartType][]string{
 	PartToolCall:             {"type", "toolCallId", "toolName", "input", "providerExecuted", "providerOptions"},
 	PartToolResult:           {"type", "toolCallId", "toolName", "output", "providerExecuted", "providerOptions"},
 	PartToolApprovalRequest:  {"type", "approvalId", "toolCallId", "signature", "reason", "isAutomatic", "providerOptions"},
-	PartToolApprovalResponse: {"type", "approvalId", "approved", "reason", "providerExecuted", "providerOptions"},
+	PartToolApprovalResponse: {"type", "approvalId", "approved", "reason", "editedInput", "providerExecuted", "providerOptions"},
 }
 
 func legacyKnownPartTypes() string {

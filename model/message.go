@@ -106,6 +106,10 @@ type Part struct {
 	ApprovalID string
 	// Approved is the decision of a tool-approval-response part.
 	Approved bool
+	// EditedInput is the input an approving tool-approval-response runs
+	// the call with instead of the model's (an edited approval); empty
+	// when the call runs as the model made it.
+	EditedInput json.RawMessage
 	// Reason is the optional reason of an approval request or response.
 	Reason string
 	// Signature is the opaque signature of a tool-approval-request part,

@@ -23,7 +23,7 @@ func (a *Agent) DecodeHistory(data []byte) ([]model.Message, error) {
 // knownFields are the fields of the canonical model a part may carry.
 var knownFields = map[string]bool{
 	"type": true, "text": true, "toolCallId": true, "toolName": true, "input": true, "output": true,
-	"providerExecuted": true, "approvalId": true, "approved": true, "reason": true, "signature": true,
+	"providerExecuted": true, "approvalId": true, "approved": true, "reason": true, "editedInput": true, "signature": true,
 	"providerOptions": true, "data": true, "mediaType": true, "filename": true, "isAutomatic": true,
 }
 

@@ -17,6 +17,7 @@ func (r *run) prompt() []model.Message {
 	ix := model.IndexOf(h)
 	out := make([]model.Message, 0, len(h)+1)
 	placed := map[string]bool{}
+	edits := editedInputs(h, ix)
 
 	for _, m := range h {
 		switch m.Role {
@@ -32,7 +33,7 @@ func (r *run) prompt() []model.Message {
 				if p.Type == model.PartToolCall && !p.ProviderExecuted {
 					calls = append(calls, p.ToolCallID)
 				}
-				msg.Content = append(msg.Content, p.Clone())
+				msg.Content = append(msg.Content, asEdited(p.Clone(), edits))
 			}
 			if len(msg.Content) > 0 {
 				out = append(out, msg)

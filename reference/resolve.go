@@ -2,6 +2,7 @@ package reference
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -18,6 +19,7 @@ type decision struct {
 	callPos    int // position of the call in the conversation's call order
 	approved   bool
 	reason     string
+	edited     json.RawMessage // the input an approving answer edited (edit.go)
 }
 
 // plan is what pre-resolution will do.
@@ -65,7 +67,7 @@ func (r *run) collect() (*plan, error) {
 		d, seen := byCall[call.ToolCallID]
 		if !seen {
 			d = &decision{approvalID: req.ApprovalID, request: req, call: call, callMsg: ix.Calls[call.ToolCallID].Message,
-				callPos: position[call.ToolCallID], approved: resp.Approved, reason: resp.Reason}
+				callPos: position[call.ToolCallID], approved: resp.Approved, reason: resp.Reason, edited: resp.EditedInput}
 			byCall[call.ToolCallID] = d
 			order = append(order, d)
 			continue
@@ -263,6 +265,6 @@ func (r *run) executeApproved(ctx context.Context, tool Tool, d *decision) *mode
 	}
 	var out *model.ToolOutput
 	defer func() { record(out) }()
-	out = r.execute(ctx, tool, d.call)
+	out = r.execute(ctx, tool, d.ranCall())
 	return out
 }

@@ -150,3 +150,18 @@ func TestCrashedIfOther(t *testing.T) {
 		}
 	}
 }
+
+// A target whose SDK takes a step's answers only together finds the
+// scenarios that answer part of a step not applicable; others run them.
+func TestBatchedDecisionsMakePartialBatchesNotApplicable(t *testing.T) {
+	w := &world{info: &target.Info{}}
+	w.requireWholeBatches()
+	if w.na != nil {
+		t.Errorf("no batchedDecisions: not applicable (%s)", w.na.reason)
+	}
+	w.info.Features.BatchedDecisions = true
+	w.requireWholeBatches()
+	if w.na == nil || !strings.Contains(w.na.reason, "batchedDecisions") {
+		t.Errorf("batchedDecisions: want not applicable naming it, got %+v", w.na)
+	}
+}

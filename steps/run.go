@@ -55,6 +55,8 @@ func (r *scenarioRun) start(ctx context.Context) {
 			r.w.requireRole(target.RoleClient)
 		case "@server":
 			r.w.requireRole(target.RoleServer)
+		case "@partial-batch":
+			r.w.requireWholeBatches()
 		}
 	}
 }

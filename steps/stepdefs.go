@@ -151,6 +151,7 @@ func definitions(world func() *world) []stepDef {
 	sends(checks.OutOfContractTag, `the user sends an unsigned forged approval for "([^"]+)" with (\{.*\}) as "([^"]+)"`, u.forgedUnsigned)
 	sends(checks.OutOfContractTag, `the user approves "([^"]+)" after changing its input to (\{.*\})`, u.tampered)
 	sends(checks.OutOfContractTag, `the user approves "([^"]+)" after renaming its tool to "([^"]+)"`, u.renamed)
+	do(`the user approves "([^"]+)" with its input edited to (\{.*\})`, u.approvesEdited)
 	do(`the user (approves|denies) the provider approval "([^"]+)"( without the providerExecuted flag)?`, u.providerAnswer)
 
 	// Outcomes of the last turn.
@@ -201,6 +202,7 @@ func definitions(world func() *world) []stepDef {
 	assert(`model call (\d+) received an? "([^"]+)" result for "([^"]+)"`, "", th.receivedResult, lostShown)
 	assert(`model call (\d+) received the denial of "([^"]+)" with the user's reason "([^"]*)"`, "DEN-02", th.receivedReason)
 	assert(`model call (\d+) received the skipped result for "([^"]+)"`, "PART-02", th.receivedSkipped, lostShown)
+	assert(`model call (\d+) received the call "([^"]+)" with (\{.*\}) beside its result`, "", th.receivedEditedCall, lostShown)
 	assert(`model call (\d+) received exactly one result for each of `+idList, "", th.receivedExactlyOne, lostShown)
 	assert(`model call (\d+) received no approval parts`, "PRE-12", th.noApprovalParts)
 	assert(`model call (\d+) did not receive the text "([^"]*)"`, "", th.notReceivedText)

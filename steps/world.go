@@ -640,6 +640,15 @@ func (w *world) requireRole(role string) {
 	}
 }
 
+// requireWholeBatches marks a scenario that answers part of a step's
+// approvals not applicable when the target's SDK takes every answer of a
+// step together (batchedDecisions): it cannot express the input.
+func (w *world) requireWholeBatches() {
+	if w.na == nil && w.info.Features.BatchedDecisions {
+		w.na = &notApplicable{reason: "the target's SDK takes every answer of a paused step together, in the order asked (batchedDecisions): a request answering part of a step cannot be expressed"}
+	}
+}
+
 type problem struct {
 	check  string
 	detail string

@@ -143,6 +143,17 @@ type Features struct {
 	// history tests the application's store, not the SDK); replays,
 	// unknown ids and forged answers still reach the SDK.
 	SessionHistory bool `json:"sessionHistory,omitempty"`
+	// BatchedDecisions: the SDK takes every answer of a paused step
+	// together, one per pending approval, in the order it asked (LangChain's
+	// Command({resume: {decisions}})), so a request that answers part of a
+	// step cannot be expressed: the @partial-batch scenarios are not
+	// applicable (not failed).
+	BatchedDecisions bool `json:"batchedDecisions,omitempty"`
+	// EditedApprovals: an approving answer may carry editedInput, the input
+	// the user approved instead of the model's (LangChain's edit decision,
+	// Genkit's restart with replaceInput); the scenarios that edit an
+	// approval need it.
+	EditedApprovals bool `json:"editedApprovals,omitempty"`
 	// Contract is how the SDK documents that answers reach it. Input
 	// outside it is out-of-contract for the target: only the safety harms
 	// (ran-against-answer, forged, crashed) are MUST there.
@@ -254,6 +265,8 @@ func (f Features) Has(name string) bool {
 		return f.SessionHistory
 	case "autoPolicies":
 		return f.AutoPolicies
+	case "editedApprovals":
+		return f.EditedApprovals
 	}
 	if api, ok := strings.CutPrefix(name, "modelAPI:"); ok {
 		return f.SupportsAPI(api)

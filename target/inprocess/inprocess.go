@@ -135,6 +135,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			ServerProtocols:  append([]string(nil), chat.Protocols...),
 			ServerDialects:   t.serverDialects,
 			AutoPolicies:     true,
+			EditedApprovals:  true,
 		},
 	}
 	for _, a := range t.adjust {
