@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/approval-conformance-kit/ack/acktest"
-	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/mutants"
+	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/runner"
 	"github.com/approval-conformance-kit/ack/target"
