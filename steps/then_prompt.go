@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"encoding/json"
+
 	"github.com/approval-conformance-kit/ack/checks"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/simulator"

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"encoding/json"
+
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/target"
 )
