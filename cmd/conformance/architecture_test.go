@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -80,5 +83,40 @@ func TestArchitectureDoc(t *testing.T) {
 		if !listed[pkg] {
 			t.Errorf("docs/architecture.md has a paragraph for %s, which is not a package of the module", pkg)
 		}
+	}
+}
+
+// maxFileLines is the size past which a hand-written Go file holds more
+// than one idea: split it along its responsibilities.
+const maxFileLines = 800
+
+// TestFilesHoldOneIdea: no hand-written Go file of the kit (its adapters'
+// modules included) passes maxFileLines lines.
+func TestFilesHoldOneIdea(t *testing.T) {
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "node_modules", "versions", ".git", "testdata", "reports":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if n := bytes.Count(data, []byte("\n")); n > maxFileLines {
+			t.Errorf("%s has %d lines (at most %d): split it along what it holds", strings.TrimPrefix(path, "../../"), n, maxFileLines)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
