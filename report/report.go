@@ -337,7 +337,10 @@ func (r *Run) Certified() bool {
 		return false
 	}
 	for _, c := range r.Checks {
-		if r.Required(c.Check) && c.Verdict != Pass && c.Verdict != NotApplicable && (c.Verdict != Warn || r.failsRun(c)) {
+		// A check no scenario could evaluate (an earlier failure stopped its
+		// assertions) says nothing either way: the failure that stopped it
+		// is charged to its own check.
+		if r.Required(c.Check) && c.Verdict != Pass && c.Verdict != NotApplicable && c.Verdict != NotEvaluated && (c.Verdict != Warn || r.failsRun(c)) {
 			return false
 		}
 	}

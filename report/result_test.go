@@ -46,3 +46,12 @@ func TestAMustCheckThatWarnsFailsOnlyBelowLevelMust(t *testing.T) {
 		t.Error("a report without a level fails on a MUST check's warning")
 	}
 }
+
+// A check no scenario could evaluate neither fails a run nor keeps it from
+// being certified: the failure that stopped it is charged elsewhere.
+func TestNotEvaluatedCheckCertifies(t *testing.T) {
+	r := &Run{Checks: []Check{{Check: checks.Check{ID: "WIRE-02", Level: checks.Must}, Verdict: NotEvaluated}}}
+	if got := r.Result(); got != ResultPass {
+		t.Errorf("result %s, want pass", got)
+	}
+}
