@@ -7,8 +7,17 @@
 # --expected-failures FILE (ACK_EXPECTED_FAILURES), --tags EXPR (ACK_TAGS);
 # the adapter flag --model-api API becomes ACK_MODEL_API (wire, canonical).
 set -euo pipefail
-dir="${1:?adapter folder}"; module="${2:?SDK module}"; version="${3:?usage: certify.sh VERSION [-- conformance flags]}"
-shift 3
+usage() {
+	echo "usage: certify.sh VERSION [--model-api wire|canonical] [-- conformance run flags ...]"
+	echo "Exit codes: 0 pass, 1 a conformance failure, 2 a usage or harness error."
+}
+dir="$1"; module="$2"; shift 2
+case "${1:-}" in
+	-h|--help) usage; exit 0 ;;
+	""|-*) echo "certify.sh: want a VERSION first" >&2; usage >&2; exit 2 ;;
+esac
+version="$1"
+shift
 model_api=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case "$1" in
