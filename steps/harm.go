@@ -30,6 +30,10 @@ type harmSpec struct {
 	// pick, when set, looks for one of several harms in the whole run and
 	// says which it found (in place of harm and show).
 	pick func(w *world) (h checks.Harm, evidence string, ok bool)
+	// byEnd says show judges by the end of the scenario (a result no later
+	// prompt or turn held, a call that never ran): a scenario that stopped
+	// before its end cannot show such a harm.
+	byEnd bool
 }
 
 // harmError is a failed assertion that names its harm.
@@ -62,6 +66,16 @@ func harmedIf(h checks.Harm, show func(*world) (string, bool), err error) error 
 func (s harmSpec) withShow(show func(*world) (string, bool)) harmSpec {
 	s.show = show
 	return s
+}
+
+// harmedByEnd says the failure err causes harm h where show finds it by
+// the end of the scenario; a scenario that stopped before its end shows no
+// such harm.
+func harmedByEnd(h checks.Harm, show func(*world) (string, bool), err error) error {
+	if err == nil {
+		return nil
+	}
+	return &harmError{spec: harmSpec{harm: h, show: show, byEnd: true}, err: err}
 }
 
 // harmedAny says the failure err causes the harm pick finds in the run
@@ -247,6 +261,10 @@ func (w *world) grade(f *finding, oocWhy string) {
 		}
 		f.spec.harm, f.evidence = h, ev
 	} else if f.spec.show != nil {
+		if f.spec.byEnd && w.stoppedAt != "" {
+			f.graded = fmt.Sprintf("its harm (%s) is judged by the end of the scenario, which stopped early (at %q)", f.spec.harm, w.stoppedAt)
+			return
+		}
 		ev, shown := f.spec.show(w)
 		if !shown {
 			f.graded = fmt.Sprintf("its harm (%s) is not shown in this run", f.spec.harm)

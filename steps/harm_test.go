@@ -165,3 +165,24 @@ func TestBatchedDecisionsMakePartialBatchesNotApplicable(t *testing.T) {
 		t.Errorf("batchedDecisions: want not applicable naming it, got %+v", w.na)
 	}
 }
+
+// A harm judged by the end of the scenario is not shown by a scenario that
+// stopped before its end (a step it could not run): the loss never had
+// the chance to be made good.
+func TestHarmByEndNeedsTheEnd(t *testing.T) {
+	shown := func(*world) (string, bool) { return "call_2 never ran", true }
+	for _, tc := range []struct {
+		stopped string
+		want    report.Verdict
+	}{{"", report.Fail}, {`the user denies "call_2"`, report.Warn}} {
+		w := &world{reported: map[string]bool{}, info: &target.Info{}, stoppedAt: tc.stopped}
+		if err := w.judge("REQ-06", harmedByEnd(checks.Lost, shown, errors.New("call_2 has no result"))); err != nil {
+			t.Fatal(err)
+		}
+		res := report.Scenario{Checks: []string{"REQ-06"}}
+		w.verdict(&res)
+		if got := res.CheckVerdicts["REQ-06"]; got != tc.want {
+			t.Errorf("stopped at %q: %s, want %s (%+v)", tc.stopped, got, tc.want, res.Findings)
+		}
+	}
+}

@@ -113,11 +113,11 @@ func (w *world) missingResult(rec *turnRecord, callID, why string) error {
 		}
 	}
 	if turnResultRules[w.check] {
-		return harmedIf(checks.Lost, resultNeverSeen(rec.N, callID), errors.New(why))
+		return harmedByEnd(checks.Lost, resultNeverSeen(rec.N, callID), errors.New(why))
 	}
 	owner := w.resultRule(rec, callID)
 	return &chargedError{check: owner, why: why, own: blocked("%s: that is %s's rule, charged there", why, owner),
-		spec: harmSpec{harm: checks.Lost, show: resultNeverSeen(rec.N, callID)}}
+		spec: harmSpec{harm: checks.Lost, show: resultNeverSeen(rec.N, callID), byEnd: true}}
 }
 
 // markUnasked records calls turn n was to ask approval for and did not.

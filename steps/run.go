@@ -86,6 +86,9 @@ func (r *scenarioRun) afterStep(i int, err error) {
 	}
 	if stops(err) && r.failedStep == "" {
 		r.failedStep, r.stepErr = r.sc.steps[i].step.Text, err
+		if r.w != nil && i < len(r.sc.steps)-1 {
+			r.w.stoppedAt = r.sc.steps[i].step.Text
+		}
 	}
 }
 

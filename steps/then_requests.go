@@ -133,7 +133,7 @@ func (t *then) everyCallAccounted(_ context.Context) error {
 	for _, c := range made {
 		id := c.ID
 		if _, in := ix.Call(id); !in {
-			return harmedIf(checks.Lost, resultNeverSeen(last.N, id), fmt.Errorf("the model called %s (%s) in the turn, but the turn's messages do not hold the call (messages: %s)", id, c.Name, summarize(last.Response.Messages)))
+			return harmedByEnd(checks.Lost, resultNeverSeen(last.N, id), fmt.Errorf("the model called %s (%s) in the turn, but the turn's messages do not hold the call (messages: %s)", id, c.Name, summarize(last.Response.Messages)))
 		}
 		_, hasResult := ix.Result(id)
 		_, hasRequest := ix.RequestForCall(id)
@@ -142,7 +142,7 @@ func (t *then) everyCallAccounted(_ context.Context) error {
 				unasked = append(unasked, id)
 				continue
 			}
-			return harmedIf(checks.Lost, resultNeverSeen(last.N, id), fmt.Errorf("call %s (%s) ended the turn with neither a result nor a pending approval", id, c.Name))
+			return harmedByEnd(checks.Lost, resultNeverSeen(last.N, id), fmt.Errorf("call %s (%s) ended the turn with neither a result nor a pending approval", id, c.Name))
 		}
 	}
 	if len(unasked) > 0 {

@@ -73,7 +73,7 @@ func (t *then) ranTimes(_ context.Context, what string, n int) error {
 		if len(runs) > n {
 			return harmed(checks.RanAgainstAnswer, errors.New(msg))
 		}
-		return harmedIf(checks.Lost, neverRan(what, n), errors.New(msg))
+		return harmedByEnd(checks.Lost, neverRan(what, n), errors.New(msg))
 	}
 	return nil
 }
@@ -109,7 +109,7 @@ func (t *then) ranBefore(_ context.Context, what string, call int) error {
 	w := t.world()
 	runs := w.runsOf(what)
 	if len(runs) == 0 {
-		return harmedIf(checks.Lost, neverRan(what, 1), fmt.Errorf("%s never ran", what))
+		return harmedByEnd(checks.Lost, neverRan(what, 1), fmt.Errorf("%s never ran", what))
 	}
 	modelSeq := 0
 	for _, e := range w.tl.snapshot() {
@@ -237,7 +237,7 @@ func (t *then) resolvedOnceOrRefused(_ context.Context, callID string) error {
 // is another rule's (WIRE-03 within a turn, PRE-03 across turns).
 func (t *then) hasRun(_ context.Context, what string) error {
 	if runs := t.world().runsOf(what); len(runs) == 0 {
-		return harmedIf(checks.Lost, neverRan(what, 1), fmt.Errorf("%s never ran", what))
+		return harmedByEnd(checks.Lost, neverRan(what, 1), fmt.Errorf("%s never ran", what))
 	}
 	return nil
 }

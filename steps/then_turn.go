@@ -126,7 +126,7 @@ func (t *then) deniedInPrompt(last *turnRecord, callID string) error {
 		case res[0].Output.Type != model.OutputExecutionDenied:
 			own = harmed(checks.Lost, fmt.Errorf("model call %d received a %s result for %s, want a denial", call, res[0].Output.Type, callID))
 		}
-		lost := harmSpec{harm: checks.Lost, show: resultNeverSeen(last.N, callID)}
+		lost := harmSpec{harm: checks.Lost, show: resultNeverSeen(last.N, callID), byEnd: true}
 		if turnResultRules[w.check] {
 			return &harmError{spec: lost, err: errors.New(why)}
 		}

@@ -121,6 +121,9 @@ type world struct {
 	inputTags []string
 	// inputWhy names, for each input tag, the step that gave it.
 	inputWhy map[string]string
+	// stoppedAt is the step at which the scenario stopped before its end
+	// ("" when it ran to its end).
+	stoppedAt string
 }
 
 func newWorld(s *Suite, info *target.Info) *world {
