@@ -287,9 +287,27 @@ func (r *Run) Required(c checks.Check) bool {
 // Failed reports whether a required check failed (or, below MUST, warned).
 func (r *Run) Failed() bool {
 	for _, c := range r.Checks {
-		if r.Required(c.Check) && (c.Verdict == Fail || c.Verdict == Warn) {
+		if r.failsRun(c) {
 			return true
 		}
+	}
+	return false
+}
+
+// failsRun reports whether a check's verdict fails the run: a required
+// check that failed, or that warned in a run whose level is below MUST. A
+// MUST check warns where its failed assertions show no harm (they are
+// SHOULD at most), so at level must its warning fails nothing, as a
+// SHOULD check's does not.
+func (r *Run) failsRun(c Check) bool {
+	if !r.Required(c.Check) {
+		return false
+	}
+	switch c.Verdict {
+	case Fail:
+		return true
+	case Warn:
+		return r.Level != "" && r.Level != checks.Must
 	}
 	return false
 }
@@ -302,7 +320,7 @@ func (r *Run) Certified() bool {
 		return false
 	}
 	for _, c := range r.Checks {
-		if r.Required(c.Check) && c.Verdict != Pass && c.Verdict != NotApplicable {
+		if r.Required(c.Check) && c.Verdict != Pass && c.Verdict != NotApplicable && (c.Verdict != Warn || r.failsRun(c)) {
 			return false
 		}
 	}

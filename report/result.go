@@ -40,7 +40,7 @@ func (r *Run) Result() Result {
 func (r *Run) FailedMustChecks() []string {
 	var ids []string
 	for _, c := range r.Checks {
-		if r.Required(c.Check) && (c.Verdict == Fail || c.Verdict == Warn) {
+		if r.failsRun(c) {
 			ids = append(ids, c.ID)
 		}
 	}
