@@ -1,0 +1,212 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/report"
+)
+
+// The reasons a check's verdict moves in a scenario between a report of
+// the catalogue before it was grounded in harm and one after.
+const (
+	reasonNoHarm        = "no harm: SHOULD at most"
+	reasonNotShown      = "harm not shown in this run"
+	reasonOutOfContract = "out-of-contract input"
+	reasonDeclarations  = "the adapter's declarations changed"
+	reasonScenarioGone  = "scenario no longer in the suite (renamed or removed)"
+	reasonScenarioNew   = "scenario new in the suite"
+	reasonUnexplained   = "no decision of docs/checks.md or graded finding explains it: see FINDINGS.md"
+)
+
+// Change is one check whose verdict moved in a certification: its verdict
+// in the old and the new report, the scenarios in which its verdict moved,
+// and why, each reason with how many of them it explains.
+type Change struct {
+	Check    string
+	Level    checks.Level
+	Old, New report.Verdict
+	Moved    int
+	Reasons  []Reason
+}
+
+// Reason is why a check's verdict moved in some scenarios.
+type Reason struct {
+	Text      string
+	Scenarios int
+}
+
+// VerdictChanges compares a certification's report before and after the
+// catalogue was grounded in harm: every check whose verdict moved, for the
+// run or in some scenario, with the reasons of each scenario's move (the
+// graded text of the check's findings, a decision of docs/checks.md, the
+// level of the check, the adapter's declarations).
+func VerdictChanges(old, fresh *report.Run) []Change {
+	oldChecks := map[string]report.Check{}
+	for _, c := range old.Checks {
+		oldChecks[c.ID] = c
+	}
+	newChecks := map[string]report.Check{}
+	for _, c := range fresh.Checks {
+		newChecks[c.ID] = c
+	}
+	oldScen := map[string]report.Scenario{}
+	for _, s := range old.Scenarios {
+		oldScen[s.ID] = s
+	}
+	newScen := map[string]report.Scenario{}
+	for _, s := range fresh.Scenarios {
+		newScen[s.ID] = s
+	}
+	var out []Change
+	for _, cat := range checks.All() {
+		id := cat.ID
+		oc, nc := oldChecks[id], newChecks[id]
+		ch := Change{Check: id, Level: cat.Level, Old: runVerdict(oc), New: runVerdict(nc)}
+		reasons := map[string]int{}
+		if oc.Level != "" && nc.Level != "" && oc.Level != nc.Level {
+			reasons[fmt.Sprintf("%s now %s: a decision of docs/checks.md", id, nc.Level)] = 0
+		}
+		for _, sid := range union(oldScen, newScen) {
+			o, inOld := oldScen[sid]
+			n, inNew := newScen[sid]
+			ov, nv := o.CheckVerdicts[id], n.CheckVerdicts[id]
+			if ov == nv || (ov == "" && !inNew) || (nv == "" && !inOld) {
+				continue
+			}
+			ch.Moved++
+			for _, r := range moveReasons(id, oc.Level, nc.Level, o, n, inOld, inNew) {
+				reasons[r]++
+			}
+		}
+		if ch.Old == ch.New && ch.Moved == 0 {
+			continue
+		}
+		for text, n := range reasons {
+			ch.Reasons = append(ch.Reasons, Reason{Text: text, Scenarios: n})
+		}
+		slices.SortFunc(ch.Reasons, func(a, b Reason) int {
+			if a.Scenarios != b.Scenarios {
+				return b.Scenarios - a.Scenarios
+			}
+			return strings.Compare(a.Text, b.Text)
+		})
+		out = append(out, ch)
+	}
+	return out
+}
+
+// runVerdict is a check's verdict for a run, "" when no scenario of it ran.
+func runVerdict(c report.Check) report.Verdict {
+	if len(c.Scenarios) == 0 {
+		return ""
+	}
+	return c.Verdict
+}
+
+// moveReasons says why check's verdict moved from scenario o to scenario n.
+func moveReasons(id string, oldLevel, newLevel checks.Level, o, n report.Scenario, inOld, inNew bool) []string {
+	ov, nv := o.CheckVerdicts[id], n.CheckVerdicts[id]
+	switch {
+	case !inNew:
+		return []string{reasonScenarioGone}
+	case !inOld:
+		return []string{reasonScenarioNew}
+	case ov == report.NotApplicable || nv == report.NotApplicable || n.Verdict == report.NotApplicable || o.Verdict == report.NotApplicable:
+		return []string{reasonDeclarations}
+	}
+	var out []string
+	add := func(r string) {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	if oldLevel != "" && newLevel != "" && oldLevel != newLevel {
+		add(fmt.Sprintf("%s now %s: a decision of docs/checks.md", id, newLevel))
+	}
+	for _, f := range n.Findings {
+		if f.Check != id || f.Outcome != report.OutcomeFail {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(f.Graded, "no harm"):
+			add(reasonNoHarm)
+		case strings.HasPrefix(f.Graded, "its harm"):
+			add(reasonNotShown)
+		case strings.HasPrefix(f.Graded, "out-of-contract"):
+			add(reasonOutOfContract)
+		case f.Graded == "" && f.Harm != "" && ov != report.Fail:
+			add("fails with its harm shown (" + f.Harm + ")")
+		}
+	}
+	if len(out) == 0 {
+		if c, ok := checks.Lookup(id); ok && c.Decision != "" {
+			add(fmt.Sprintf("a decision of docs/checks.md: what %s no longer demands", id))
+		} else {
+			add(reasonUnexplained)
+		}
+	}
+	return out
+}
+
+// RenderChanges writes the table of every check whose verdict moved in a
+// certification, for the certifications with an old report.
+func RenderChanges(oldDir string, pubs []Published) (string, error) {
+	var b strings.Builder
+	b.WriteString("# Changes of verdict on the grounded catalogue\n\n")
+	fmt.Fprintf(&b, "<!-- Written by `go run ./internal/certify --changes-from DIR` (internal/certify) from the reports before the catalogue was grounded in harm and those committed under certified/; do not edit. -->\n\n")
+	b.WriteString("Every certification was taken again when the catalogue was grounded in harm ([docs/checks.md](../docs/checks.md#harm-what-makes-a-must-failure)): a failed MUST assertion stands only where the same run shows its harm, and on out-of-contract input only the safety harms are MUST. Each row is a check whose verdict moved in a certification, for the run (old → new; \"stays\" when only some scenarios moved) and in how many scenarios, with the reasons those scenarios give: the graded text of the check's findings in the new report (\"" + reasonNoHarm + "\", \"" + reasonNotShown + "\", \"" + reasonOutOfContract + "\"), a decision of [docs/checks.md](../docs/checks.md) (the check's own section says what it decided and what it no longer demands), or a change of the adapter's declarations. A scenario may give more than one reason. Each certification's FINDINGS.md says which of its findings were withdrawn or downgraded.\n\n")
+	b.WriteString("| Certification | Check | Level | Verdict | Scenarios moved | Reasons |\n|---|---|---|---|---|---|\n")
+	for _, p := range pubs {
+		if p.Run == nil {
+			continue
+		}
+		path := filepath.Join(oldDir, p.ID(), "report.json")
+		if !fileExists(path) {
+			continue
+		}
+		old, err := report.ReadJSON(path)
+		if err != nil {
+			return "", fmt.Errorf("the old report of %s: %w", p.ID(), err)
+		}
+		changes := VerdictChanges(old, p.Run)
+		if len(changes) == 0 {
+			fmt.Fprintf(&b, "| %s | | | no verdict moved | 0 | |\n", p.ID())
+			continue
+		}
+		for _, c := range changes {
+			verdict := fmt.Sprintf("%s → %s", show(c.Old), show(c.New))
+			if c.Old == c.New {
+				verdict = fmt.Sprintf("%s (stays)", show(c.New))
+			}
+			var reasons []string
+			for _, r := range c.Reasons {
+				if r.Scenarios == 0 {
+					reasons = append(reasons, r.Text)
+					continue
+				}
+				reasons = append(reasons, fmt.Sprintf("%s (%d)", r.Text, r.Scenarios))
+			}
+			fmt.Fprintf(&b, "| %s | [%s](../docs/checks.md#%s) | %s | %s | %d | %s |\n", p.ID(), c.Check, strings.ToLower(c.Check), c.Level, verdict, c.Moved, cell(strings.Join(reasons, "; ")))
+		}
+	}
+	return b.String(), nil
+}
+
+// writeChanges writes the table of the verdicts that moved next to the
+// README, from the old reports under oldDir (oldDir/<certification>/report.json).
+func writeChanges(o options, m *Manifest) error {
+	pubs, err := published(o.out, m)
+	if err != nil {
+		return err
+	}
+	doc, err := RenderChanges(o.changesFrom, pubs)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(filepath.Dir(o.readme), changesFile), []byte(doc), 0o644)
+}
