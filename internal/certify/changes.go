@@ -83,8 +83,8 @@ func VerdictChanges(old, fresh *report.Run) []Change {
 				reasons[r]++
 			}
 		}
-		if ch.Old == ch.New && ch.Moved == 0 {
-			continue
+		if ch.Old == ch.New && onlyRenamed(reasons) {
+			continue // the run's verdict stays, and no scenario that ran in both moved
 		}
 		for text, n := range reasons {
 			ch.Reasons = append(ch.Reasons, Reason{Text: text, Scenarios: n})
@@ -98,6 +98,17 @@ func VerdictChanges(old, fresh *report.Run) []Change {
 		out = append(out, ch)
 	}
 	return out
+}
+
+// onlyRenamed reports whether every reason is a scenario that ran in one
+// report only (or there is none).
+func onlyRenamed(reasons map[string]int) bool {
+	for r := range reasons {
+		if r != reasonScenarioGone && r != reasonScenarioNew {
+			return false
+		}
+	}
+	return true
 }
 
 // runVerdict is a check's verdict for a run, "" when no scenario of it ran.

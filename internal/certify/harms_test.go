@@ -32,6 +32,7 @@ func graded() *report.Run {
 			CheckVerdicts: map[string]report.Verdict{"WIRE-02": report.Warn},
 			Findings:      []report.Finding{{Check: "WIRE-02", Outcome: report.OutcomeFail, Harm: "refused", Graded: "out-of-contract input (a re-sent answer): only ran-against-answer, forged and crashed are MUST there"}}},
 		{ID: "c.feature: declared", Checks: []string{"PRE-07"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"PRE-07": report.Pass}},
+		{ID: "e.feature: renamed", Checks: []string{"REQ-01"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-01": report.Pass}},
 	}}
 	r.Aggregate(checks.Must)
 	return r
@@ -48,6 +49,7 @@ func before() *report.Run {
 		{ID: "b.feature: replay", Checks: []string{"WIRE-02"}, Verdict: report.Fail, CheckVerdicts: map[string]report.Verdict{"WIRE-02": report.Fail}},
 		{ID: "c.feature: declared", Checks: []string{"PRE-07"}, Verdict: report.NotApplicable, CheckVerdicts: map[string]report.Verdict{"PRE-07": report.NotApplicable}},
 		{ID: "d.feature: gone", Checks: []string{"REQ-03"}, Verdict: report.Fail, CheckVerdicts: map[string]report.Verdict{"REQ-03": report.Fail}},
+		{ID: "e.feature: before its rename", Checks: []string{"REQ-01"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-01": report.Pass}},
 	}}
 	r.Aggregate(checks.Must)
 	return r
@@ -111,6 +113,9 @@ func TestVerdictChanges(t *testing.T) {
 	}
 	if c := got["REQ-03"]; !strings.Contains(reasons(c), reasonScenarioGone) {
 		t.Errorf("REQ-03: the removed scenario is not named: %s", reasons(c))
+	}
+	if _, moved := got["REQ-01"]; moved {
+		t.Errorf("REQ-01 passes in both reports and only a scenario that ran in one of them moved: no change, got %+v", got["REQ-01"])
 	}
 	if _, moved := got["WIRE-01"]; moved {
 		t.Errorf("WIRE-01 fails in both reports, in the same scenario: no change, got %+v", got["WIRE-01"])
