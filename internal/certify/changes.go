@@ -170,8 +170,8 @@ func RenderChanges(oldDir string, pubs []Published) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Changes of verdict on the grounded catalogue\n\n")
 	fmt.Fprintf(&b, "<!-- Written by `go run ./internal/certify --changes-from DIR` (internal/certify) from the reports before the catalogue was grounded in harm and those committed under certified/; do not edit. -->\n\n")
-	b.WriteString("Every certification was taken again when the catalogue was grounded in harm ([docs/checks.md](../docs/checks.md#harm-what-makes-a-must-failure)): a failed MUST assertion stands only where the same run shows its harm, and on out-of-contract input only the safety harms are MUST. Each row is a check whose verdict moved in a certification, for the run (old → new; \"stays\" when only some scenarios moved) and in how many scenarios, with the reasons those scenarios give: the graded text of the check's findings in the new report (\"" + reasonNoHarm + "\", \"" + reasonNotShown + "\", \"" + reasonOutOfContract + "\"), a decision of [docs/checks.md](../docs/checks.md) (the check's own section says what it decided and what it no longer demands), or a change of the adapter's declarations. A scenario may give more than one reason. Each certification's FINDINGS.md says which of its findings were withdrawn or downgraded.\n\n")
-	b.WriteString("| Certification | Check | Level | Verdict | Scenarios moved | Reasons |\n|---|---|---|---|---|---|\n")
+	b.WriteString("Every certification was taken again when the catalogue was grounded in harm ([docs/checks.md](../docs/checks.md#harm-what-makes-a-must-failure)): a failed MUST assertion stands only where the same run shows its harm, and on out-of-contract input only the safety harms are MUST. Each row is a check whose verdict moved in a certification, for the run (old → new; \"stays\" when only some scenarios moved) and in how many scenarios, with the reasons those scenarios give: the graded text of the check's findings in the new report (\"" + reasonNoHarm + "\", \"" + reasonNotShown + "\", \"" + reasonOutOfContract + "\"), a decision of [docs/checks.md](../docs/checks.md) (the check's own section says what it decided and what it no longer demands), or a change of the adapter's declarations; a scenario that ran in one report only was renamed or removed (REQ-03's finish-reason scenario was rewritten when its rule was decided). The last column links the check's decision where docs/checks.md records one. A scenario may give more than one reason. Each certification's FINDINGS.md says which of its findings were withdrawn or downgraded.\n\n")
+	b.WriteString("| Certification | Check | Level | Verdict | Scenarios moved | Reasons | Decision |\n|---|---|---|---|---|---|---|\n")
 	for _, p := range pubs {
 		if p.Run == nil {
 			continue
@@ -186,7 +186,7 @@ func RenderChanges(oldDir string, pubs []Published) (string, error) {
 		}
 		changes := VerdictChanges(old, p.Run)
 		if len(changes) == 0 {
-			fmt.Fprintf(&b, "| %s | | | no verdict moved | 0 | |\n", p.ID())
+			fmt.Fprintf(&b, "| %s | | | no verdict moved | 0 | | |\n", p.ID())
 			continue
 		}
 		for _, c := range changes {
@@ -202,7 +202,11 @@ func RenderChanges(oldDir string, pubs []Published) (string, error) {
 				}
 				reasons = append(reasons, fmt.Sprintf("%s (%d)", r.Text, r.Scenarios))
 			}
-			fmt.Fprintf(&b, "| %s | [%s](../docs/checks.md#%s) | %s | %s | %d | %s |\n", p.ID(), c.Check, strings.ToLower(c.Check), c.Level, verdict, c.Moved, cell(strings.Join(reasons, "; ")))
+			decision := ""
+			if cat, ok := checks.Lookup(c.Check); ok && cat.Decision != "" {
+				decision = fmt.Sprintf("[%s decided](../docs/checks.md#%s)", c.Check, strings.ToLower(c.Check))
+			}
+			fmt.Fprintf(&b, "| %s | [%s](../docs/checks.md#%s) | %s | %s | %d | %s | %s |\n", p.ID(), c.Check, strings.ToLower(c.Check), c.Level, verdict, c.Moved, cell(strings.Join(reasons, "; ")), decision)
 		}
 	}
 	return b.String(), nil

@@ -137,8 +137,9 @@ func TestVerdictChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"| fake@1.0.0-wire | [PRE-02](../docs/checks.md#pre-02) | MUST | fail → warn | 1 | no harm: SHOULD at most (1) |",
-		"| fake@1.0.0-wire | [PRE-01](../docs/checks.md#pre-01) | MUST | fail (stays) | 1 | harm not shown in this run (1) |",
+		"| fake@1.0.0-wire | [PRE-02](../docs/checks.md#pre-02) | MUST | fail → warn | 1 | no harm: SHOULD at most (1) | [PRE-02 decided](../docs/checks.md#pre-02) |",
+		"| fake@1.0.0-wire | [PRE-01](../docs/checks.md#pre-01) | MUST | fail (stays) | 1 | harm not shown in this run (1) | [PRE-01 decided](../docs/checks.md#pre-01) |",
+		"| fake@1.0.0-wire | [PRE-07](../docs/checks.md#pre-07) | SHOULD | not-applicable → pass | 1 | the adapter's declarations changed (1) |  |",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("the table lacks %q:\n%s", want, doc)
