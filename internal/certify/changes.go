@@ -62,18 +62,21 @@ func VerdictChanges(old, fresh *report.Run) []Change {
 	for _, s := range fresh.Scenarios {
 		newScen[s.ID] = s
 	}
+	renamed := renames(oldScen, newScen)
 	var out []Change
 	for _, cat := range checks.All() {
 		id := cat.ID
 		oc, nc := oldChecks[id], newChecks[id]
 		ch := Change{Check: id, Level: cat.Level, Old: runVerdict(oc), New: runVerdict(nc)}
 		reasons := map[string]int{}
-		if oc.Level != "" && nc.Level != "" && oc.Level != nc.Level {
-			reasons[fmt.Sprintf("%s now %s: a decision of docs/checks.md", id, nc.Level)] = 0
-		}
 		for _, sid := range union(oldScen, newScen) {
 			o, inOld := oldScen[sid]
 			n, inNew := newScen[sid]
+			if to, ok := renamed[sid]; ok && inOld {
+				n, inNew = newScen[to], true
+			} else if ok {
+				continue // the new name of a renamed scenario: compared under its old one
+			}
 			ov, nv := o.CheckVerdicts[id], n.CheckVerdicts[id]
 			if ov == nv || (ov == "" && !inNew) || (nv == "" && !inOld) {
 				continue
@@ -96,6 +99,50 @@ func VerdictChanges(old, fresh *report.Run) []Change {
 			return strings.Compare(a.Text, b.Text)
 		})
 		out = append(out, ch)
+	}
+	return out
+}
+
+// renames pairs the scenarios that ran in one report only: a scenario of
+// the old report and one of the new, of the same source and mode, when
+// each is that source and mode's only one (a scenario renamed when its rule
+// was decided). The map holds both directions.
+func renames(oldScen, newScen map[string]report.Scenario) map[string]string {
+	key := func(s report.Scenario) string {
+		mode := ""
+		if i := strings.LastIndex(s.Name, "("); i >= 0 {
+			mode = s.Name[i:]
+		}
+		return s.Source + "\x00" + mode
+	}
+	gone, added := map[string][]string{}, map[string][]string{}
+	for id, s := range oldScen {
+		if _, ok := newScen[id]; !ok {
+			gone[key(s)] = append(gone[key(s)], id)
+		}
+	}
+	for id, s := range newScen {
+		if _, ok := oldScen[id]; !ok {
+			added[key(s)] = append(added[key(s)], id)
+		}
+	}
+	out := map[string]string{}
+	for k, g := range gone {
+		if a := added[k]; len(g) == 1 && len(a) == 1 {
+			out[g[0]], out[a[0]] = a[0], g[0]
+		}
+	}
+	return out
+}
+
+// LevelChanges lists the checks whose level differs between a report of
+// the old catalogue and the catalogue now ("REQ-02 MUST → SHOULD").
+func LevelChanges(old *report.Run) []string {
+	var out []string
+	for _, c := range old.Checks {
+		if cat, ok := checks.Lookup(c.ID); ok && c.Level != "" && c.Level != cat.Level {
+			out = append(out, fmt.Sprintf("%s %s → %s", c.ID, c.Level, cat.Level))
+		}
 	}
 	return out
 }
@@ -170,8 +217,9 @@ func RenderChanges(oldDir string, pubs []Published) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Changes of verdict on the grounded catalogue\n\n")
 	fmt.Fprintf(&b, "<!-- Written by `go run ./internal/certify --changes-from DIR` (internal/certify) from the reports before the catalogue was grounded in harm and those committed under certified/; do not edit. -->\n\n")
-	b.WriteString("Every certification was taken again when the catalogue was grounded in harm ([docs/checks.md](../docs/checks.md#harm-what-makes-a-must-failure)): a failed MUST assertion stands only where the same run shows its harm, and on out-of-contract input only the safety harms are MUST. Each row is a check whose verdict moved in a certification, for the run (old → new; \"stays\" when only some scenarios moved) and in how many scenarios, with the reasons those scenarios give: the graded text of the check's findings in the new report (\"" + reasonNoHarm + "\", \"" + reasonNotShown + "\", \"" + reasonOutOfContract + "\"), a decision of [docs/checks.md](../docs/checks.md) (the check's own section says what it decided and what it no longer demands), or a change of the adapter's declarations; a scenario that ran in one report only was renamed or removed (REQ-03's finish-reason scenario was rewritten when its rule was decided). The last column links the check's decision where docs/checks.md records one. A scenario may give more than one reason. Each certification's FINDINGS.md says which of its findings were withdrawn or downgraded.\n\n")
-	b.WriteString("| Certification | Check | Level | Verdict | Scenarios moved | Reasons | Decision |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("Every certification was taken again when the catalogue was grounded in harm ([docs/checks.md](../docs/checks.md#harm-what-makes-a-must-failure)): a failed MUST assertion stands only where the same run shows its harm, and on out-of-contract input only the safety harms are MUST. Each row is a check whose verdict moved in a certification, for the run (old → new; \"stays\" when only some scenarios moved) and in how many scenarios, with the reasons those scenarios give: the graded text of the check's findings in the new report (\"" + reasonNoHarm + "\", \"" + reasonNotShown + "\", \"" + reasonOutOfContract + "\"), a decision of [docs/checks.md](../docs/checks.md) (the check's own section says what it decided and what it no longer demands), or a change of the adapter's declarations; a scenario renamed when its rule was decided (the only one of its source and mode to leave the suite, beside the only one to join it) is compared under its old name; any other that ran in one report only is counted as new or removed. The last column links the check's decision where docs/checks.md records one. A scenario may give more than one reason. Each certification's FINDINGS.md says which of its findings were withdrawn or downgraded.\n\n")
+	var rows strings.Builder
+	var levels []string
 	for _, p := range pubs {
 		if p.Run == nil {
 			continue
@@ -184,9 +232,14 @@ func RenderChanges(oldDir string, pubs []Published) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("the old report of %s: %w", p.ID(), err)
 		}
+		for _, l := range LevelChanges(old) {
+			if !slices.Contains(levels, l) {
+				levels = append(levels, l)
+			}
+		}
 		changes := VerdictChanges(old, p.Run)
 		if len(changes) == 0 {
-			fmt.Fprintf(&b, "| %s | | | no verdict moved | 0 | | |\n", p.ID())
+			fmt.Fprintf(&rows, "| %s | | | no verdict moved | 0 | | |\n", p.ID())
 			continue
 		}
 		for _, c := range changes {
@@ -206,9 +259,14 @@ func RenderChanges(oldDir string, pubs []Published) (string, error) {
 			if cat, ok := checks.Lookup(c.Check); ok && cat.Decision != "" {
 				decision = fmt.Sprintf("[%s decided](../docs/checks.md#%s)", c.Check, strings.ToLower(c.Check))
 			}
-			fmt.Fprintf(&b, "| %s | [%s](../docs/checks.md#%s) | %s | %s | %d | %s | %s |\n", p.ID(), c.Check, strings.ToLower(c.Check), c.Level, verdict, c.Moved, cell(strings.Join(reasons, "; ")), decision)
+			fmt.Fprintf(&rows, "| %s | [%s](../docs/checks.md#%s) | %s | %s | %d | %s | %s |\n", p.ID(), c.Check, strings.ToLower(c.Check), c.Level, verdict, c.Moved, cell(strings.Join(reasons, "; ")), decision)
 		}
 	}
+	if len(levels) > 0 {
+		fmt.Fprintf(&b, "Levels decided in docs/checks.md: %s. A check whose level changed and whose verdict did not move has no row.\n\n", strings.Join(levels, ", "))
+	}
+	b.WriteString("| Certification | Check | Level | Verdict | Scenarios moved | Reasons | Decision |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString(rows.String())
 	return b.String(), nil
 }
 

@@ -32,7 +32,9 @@ func graded() *report.Run {
 			CheckVerdicts: map[string]report.Verdict{"WIRE-02": report.Warn},
 			Findings:      []report.Finding{{Check: "WIRE-02", Outcome: report.OutcomeFail, Harm: "refused", Graded: "out-of-contract input (a re-sent answer): only ran-against-answer, forged and crashed are MUST there"}}},
 		{ID: "c.feature: declared", Checks: []string{"PRE-07"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"PRE-07": report.Pass}},
+		{ID: "g.feature: ids", Checks: []string{"REQ-02"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-02": report.Pass}},
 		{ID: "e.feature: renamed", Checks: []string{"REQ-01"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-01": report.Pass}},
+		{ID: "f.feature: a pending approval ends the turn (stream)", Name: "a pending approval ends the turn (stream)", Source: "f.feature", Checks: []string{"REQ-03"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-03": report.Pass}},
 	}}
 	r.Aggregate(checks.Must)
 	return r
@@ -49,9 +51,16 @@ func before() *report.Run {
 		{ID: "b.feature: replay", Checks: []string{"WIRE-02"}, Verdict: report.Fail, CheckVerdicts: map[string]report.Verdict{"WIRE-02": report.Fail}},
 		{ID: "c.feature: declared", Checks: []string{"PRE-07"}, Verdict: report.NotApplicable, CheckVerdicts: map[string]report.Verdict{"PRE-07": report.NotApplicable}},
 		{ID: "d.feature: gone", Checks: []string{"REQ-03"}, Verdict: report.Fail, CheckVerdicts: map[string]report.Verdict{"REQ-03": report.Fail}},
+		{ID: "g.feature: ids", Checks: []string{"REQ-02"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-02": report.Pass}},
 		{ID: "e.feature: before its rename", Checks: []string{"REQ-01"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-01": report.Pass}},
+		{ID: "f.feature: a pending approval ends the turn with tool-calls (stream)", Name: "a pending approval ends the turn with tool-calls (stream)", Source: "f.feature", Checks: []string{"REQ-03"}, Verdict: report.Fail, CheckVerdicts: map[string]report.Verdict{"REQ-03": report.Fail}},
 	}}
 	r.Aggregate(checks.Must)
+	for i := range r.Checks {
+		if r.Checks[i].ID == "REQ-02" {
+			r.Checks[i].Level = checks.Must // the old catalogue's level
+		}
+	}
 	return r
 }
 
@@ -99,7 +108,7 @@ func TestVerdictChanges(t *testing.T) {
 		"PRE-01":  {report.Fail, report.Fail, 1, reasonNotShown},
 		"PRE-02":  {report.Fail, report.Warn, 1, reasonNoHarm},
 		"WIRE-02": {report.Fail, report.Warn, 1, reasonOutOfContract},
-		"REQ-03":  {report.Fail, report.Pass, 2, "a decision of docs/checks.md: what REQ-03 no longer demands"},
+		"REQ-03":  {report.Fail, report.Pass, 3, "a decision of docs/checks.md: what REQ-03 no longer demands"},
 		"PRE-07":  {report.NotApplicable, report.Pass, 1, reasonDeclarations},
 	} {
 		c, ok := got[id]
@@ -111,11 +120,17 @@ func TestVerdictChanges(t *testing.T) {
 			t.Errorf("%s: %s → %s in %d scenario(s) (%s); want %s → %s in %d (%s)", id, c.Old, c.New, c.Moved, reasons(c), want.old, want.new, want.moved, want.reason)
 		}
 	}
-	if c := got["REQ-03"]; !strings.Contains(reasons(c), reasonScenarioGone) {
-		t.Errorf("REQ-03: the removed scenario is not named: %s", reasons(c))
+	// The renamed scenario (the only one of f.feature's stream rows on
+	// each side) is compared under its old name: a decision, like the
+	// scenario that kept its name; the removed one is named as removed.
+	if c := got["REQ-03"]; len(c.Reasons) != 2 || c.Reasons[0] != (Reason{Text: "a decision of docs/checks.md: what REQ-03 no longer demands", Scenarios: 2}) || c.Reasons[1] != (Reason{Text: reasonScenarioGone, Scenarios: 1}) {
+		t.Errorf("REQ-03 reasons: %+v", c.Reasons)
 	}
 	if _, moved := got["REQ-01"]; moved {
 		t.Errorf("REQ-01 passes in both reports and only a scenario that ran in one of them moved: no change, got %+v", got["REQ-01"])
+	}
+	if _, moved := got["REQ-02"]; moved {
+		t.Errorf("REQ-02's level changed, its verdict did not: no row, got %+v", got["REQ-02"])
 	}
 	if _, moved := got["WIRE-01"]; moved {
 		t.Errorf("WIRE-01 fails in both reports, in the same scenario: no change, got %+v", got["WIRE-01"])
@@ -137,6 +152,7 @@ func TestVerdictChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
+		"Levels decided in docs/checks.md: REQ-02 MUST → SHOULD.",
 		"| fake@1.0.0-wire | [PRE-02](../docs/checks.md#pre-02) | MUST | fail → warn | 1 | no harm: SHOULD at most (1) | [PRE-02 decided](../docs/checks.md#pre-02) |",
 		"| fake@1.0.0-wire | [PRE-01](../docs/checks.md#pre-01) | MUST | fail (stays) | 1 | harm not shown in this run (1) | [PRE-01 decided](../docs/checks.md#pre-01) |",
 		"| fake@1.0.0-wire | [PRE-07](../docs/checks.md#pre-07) | SHOULD | not-applicable → pass | 1 | the adapter's declarations changed (1) |  |",
