@@ -55,9 +55,10 @@ const info = {
   roles: ["agent"],
   features: {
     modes: ["generate", "stream"],
-    // requireApproval can be a function, but it is given the input and the
-    // request context, not the call id the protocol's policy callback needs.
-    dynamicPolicy: false,
+    // createTool({requireApproval: fn}) decides per call, with the call's
+    // input and the request context (not its id: REQ-04 judges that); a
+    // throwing fn requires approval (resolveToolApprovalVerdict).
+    dynamicPolicy: true,
     // toolCallConcurrency.
     concurrency: true,
     providerExecuted: false,
@@ -71,8 +72,9 @@ const info = {
     resumeState: true,
     // A declined call's result is text: the reason, or "Tool call was not approved by the user".
     untypedResults: true,
-    // An answer is approveToolCall / declineToolCall of the call the run waits on.
-    boundApprovals: true,
+    // Not boundApprovals: approveToolCall / declineToolCall take the
+    // answer's toolCallId, so an answer naming no call the run waits on (a
+    // stray answer) is expressible, and goes to Mastra as it came.
   },
 };
 

@@ -55,8 +55,10 @@ const info = {
   features: {
     modes: ["generate", "stream"],
     dynamicPolicy: true,
-    // The SDK has no option bounding parallel tool runs.
-    concurrency: false,
+    // toolExecution.maxFunctionToolConcurrency (a run option and a
+    // RunConfig field, runner/runConfig.d.ts) bounds the local function
+    // tools a step runs at once.
+    concurrency: true,
     // Hosted MCP approvals (hostedMcpTool with requireApproval) are interruptions the application answers.
     providerExecuted: true,
     // The SDK has no errors of its own for a missing toolkit or an unknown tool.

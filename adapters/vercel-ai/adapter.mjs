@@ -3,6 +3,7 @@
 //
 //   node adapter.mjs --sdk versions/7.0.173 [--approval needsApproval|toolApproval]
 //                    [--listen 127.0.0.1:0] [--approval-secret on|off] [--client-queue]
+//                    [--default-steps N|sdk] [--message-validation on|off]
 //
 // Prints the driver URL on the first line of stdout. See README.md.
 
@@ -27,6 +28,10 @@ const { values: flags } = parseArgs({
     "approval-secret": { type: "string", default: "on" },
     "client-queue": { type: "boolean", default: false },
     "model-api": { type: "string", default: "wire" },
+    // Configuration choices that move verdicts (docs/adapter-guide.md,
+    // "Choices that move a verdict"); the defaults are the certified ones.
+    "default-steps": { type: "string", default: "5" },
+    "message-validation": { type: "string", default: "on" },
   },
 });
 
@@ -49,6 +54,9 @@ const major = Number(sdkVersion.split(".")[0]);
 if (!["needsApproval", "toolApproval"].includes(flags.approval)) fail(`--approval ${flags.approval}: want needsApproval or toolApproval`);
 if (flags.approval === "toolApproval" && major < 7) fail(`--approval toolApproval: ai ${sdkVersion} has no toolApproval option (7.x only)`);
 if (!["on", "off"].includes(flags["approval-secret"])) fail(`--approval-secret ${flags["approval-secret"]}: want on or off`);
+if (!["on", "off"].includes(flags["message-validation"])) fail(`--message-validation ${flags["message-validation"]}: want on or off`);
+const defaultSteps = flags["default-steps"] === "sdk" ? null : Number(flags["default-steps"]);
+if (defaultSteps !== null && !(Number.isInteger(defaultSteps) && defaultSteps > 0)) fail(`--default-steps ${flags["default-steps"]}: want a step count (a positive integer) or sdk (the SDK's own default)`);
 const modelAPIs = { wire: ["openai-chat", "openai-responses", "anthropic-messages"], canonical: ["canonical"] }[flags["model-api"]];
 if (!modelAPIs) fail(`--model-api ${flags["model-api"]}: want wire or canonical`);
 
@@ -57,8 +65,26 @@ const agent = new Agent({
   major,
   form: flags.approval,
   secret: flags["approval-secret"] === "on" ? randomBytes(32).toString("base64") : undefined,
+  defaultSteps,
+  validateMessages: flags["message-validation"] === "on",
 });
 const clients = new Clients({ sdk, queue: flags["client-queue"] });
+
+// The SDK's documented delivery contract (issue 18: features.contract,
+// additive to driver protocol v1). The docs' manual approval flow
+// (node_modules/ai/docs/03-ai-sdk-core/15-tools-and-tool-calling.mdx,
+// "Handling Approval Requests") collects a response for every approval
+// request of the result and pushes them as one tool message, the last of
+// the messages, before calling generateText/streamText again; the chat
+// sends them when the last assistant message is complete with approval
+// responses (lastAssistantMessageIsCompleteWithApprovalResponses,
+// docs/04-ai-sdk-ui/03-chatbot-tool-usage.mdx). Answers spread over several
+// messages, followed by other messages, or a partial batch are outside it.
+const DELIVERY_CONTRACT = { answersInLastMessage: true, wholeBatches: true };
+// The harness's info schema refuses unknown feature fields until
+// features.contract lands in it (issue 18, the kit side): flip this to
+// true then. Until then the contract is documented here and in README.md.
+const DECLARE_DELIVERY_CONTRACT = false;
 
 const info = {
   name: `vercel-ai-adapter (${flags.approval}, ${flags["model-api"] === "canonical" ? "canonical model" : "provider wires"}${flags["approval-secret"] === "on" ? ", signed approvals" : ""}${flags["client-queue"] ? ", client queue" : ""})`,
@@ -82,6 +108,7 @@ const info = {
     clientStates: CLIENT_STATES,
     modelAPIs,
     steps: "loop",
+    ...(DECLARE_DELIVERY_CONTRACT ? { contract: DELIVERY_CONTRACT } : {}),
   },
 };
 

@@ -40,6 +40,8 @@ func TestManifestReadsEveryField(t *testing.T) {
     ci: true
     held:
       - {check: ERR-01, reason: the kit reads DEN-01's rule}
+    choices:
+      - {choice: step limit, value: "5", moves: [REQ-01, REQ-06], why: the docs loop}
   - adapter: tanstack
     version: 0.4.5
 `), adapters)
@@ -56,6 +58,9 @@ func TestManifestReadsEveryField(t *testing.T) {
 	if !c.IsHeld("ERR-01") || c.IsHeld("PRE-01") {
 		t.Errorf("held: %+v", c.Held)
 	}
+	if len(c.Choices) != 1 || c.Choices[0].Value != "5" || strings.Join(c.Choices[0].Moves, " ") != "REQ-01 REQ-06" || c.Choices[0].Why != "the docs loop" {
+		t.Errorf("choices: %+v", c.Choices)
+	}
 	if id := m.Certifications[1].ID(); id != "tanstack@0.4.5" {
 		t.Errorf("a certification without a path is %s, want tanstack@0.4.5", id)
 	}
@@ -64,18 +69,22 @@ func TestManifestReadsEveryField(t *testing.T) {
 func TestManifestErrorsNameTheLine(t *testing.T) {
 	adapters := adaptersWith(t, "tanstack")
 	for name, tc := range map[string]struct{ doc, want string }{
-		"unknown field": {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    verison: 2\n", "line 4: field verison not found"},
-		"no adapter":    {"certifications:\n  - version: 1.0.0\n", "certify.yaml:2: certifications[0].adapter"},
-		"no certify.sh": {"certifications:\n  - adapter: effect\n    version: 1.0.0\n", "certify.yaml:2: certifications[0].adapter: " + filepath.Join(adapters, "effect") + " has no certify.sh"},
-		"bad version":   {"certifications:\n  - adapter: tanstack\n    version: ../x\n", "certifications[0].version"},
-		"bad path":      {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    path: Wire Path\n", "certifications[0].path"},
-		"bad tags":      {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    tags: \"@agent and\"\n", "certifications[0].tags"},
-		"dash dash":     {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    adapterFlags: [--, --tags]\n", "adapterFlags[0]"},
-		"duplicate":     {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n  - adapter: tanstack\n    version: 1.0.0\n", "certify.yaml:4: certifications[1]: tanstack@1.0.0 is already listed on line 2"},
-		"unknown held":  {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    held: [{check: XYZ-01, reason: r}]\n", "held[0].check: unknown check"},
-		"held, no why":  {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    held: [{check: ERR-01}]\n", "held[0].reason"},
-		"empty":         {"", "empty"},
-		"no entries":    {"certifications: []\n", "no entry"},
+		"unknown field":     {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    verison: 2\n", "line 4: field verison not found"},
+		"no adapter":        {"certifications:\n  - version: 1.0.0\n", "certify.yaml:2: certifications[0].adapter"},
+		"no certify.sh":     {"certifications:\n  - adapter: effect\n    version: 1.0.0\n", "certify.yaml:2: certifications[0].adapter: " + filepath.Join(adapters, "effect") + " has no certify.sh"},
+		"bad version":       {"certifications:\n  - adapter: tanstack\n    version: ../x\n", "certifications[0].version"},
+		"bad path":          {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    path: Wire Path\n", "certifications[0].path"},
+		"bad tags":          {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    tags: \"@agent and\"\n", "certifications[0].tags"},
+		"dash dash":         {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    adapterFlags: [--, --tags]\n", "adapterFlags[0]"},
+		"duplicate":         {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n  - adapter: tanstack\n    version: 1.0.0\n", "certify.yaml:4: certifications[1]: tanstack@1.0.0 is already listed on line 2"},
+		"unknown held":      {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    held: [{check: XYZ-01, reason: r}]\n", "held[0].check: unknown check"},
+		"held, no why":      {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    held: [{check: ERR-01}]\n", "held[0].reason"},
+		"choice, no why":    {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, value: v, moves: [REQ-01]}]\n", "certify.yaml:2: certifications[0].choices[0].why"},
+		"choice, no moves":  {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, value: v, why: w}]\n", "choices[0].moves"},
+		"choice, bad check": {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, value: v, moves: [XYZ-01], why: w}]\n", "choices[0].moves[0]: unknown check"},
+		"choice, no value":  {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, moves: [REQ-01], why: w}]\n", "choices[0].value"},
+		"empty":             {"", "empty"},
+		"no entries":        {"certifications: []\n", "no entry"},
 	} {
 		_, err := parseManifest("certify.yaml", []byte(tc.doc), adapters)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -158,7 +167,8 @@ func TestDrift(t *testing.T) {
 
 func TestRenderReadme(t *testing.T) {
 	pubs := []Published{
-		{Certification: Certification{Adapter: "fake", Version: "1.0.0", Path: "wire", About: "the | wire", Held: []Held{{Check: "PRE-12", Reason: "kit"}}}, Run: run2(), Findings: true, Baseline: true},
+		{Certification: Certification{Adapter: "fake", Version: "1.0.0", Path: "wire", About: "the | wire", Held: []Held{{Check: "PRE-12", Reason: "kit"}},
+			Choices: []Choice{{Choice: "step limit", Value: "5", Moves: []string{"REQ-01", "REQ-06"}, Why: "the docs | loop"}}}, Run: run2(), Findings: true, Baseline: true},
 		{Certification: Certification{Adapter: "fake", Version: "0.9.0"}},
 	}
 	doc := RenderReadme("adapters/certify.yaml", pubs)
@@ -171,12 +181,14 @@ func TestRenderReadme(t *testing.T) {
 		"| [PRE-02](../docs/checks.md#pre-02) | MUST | ❌ |",
 		"| [PRE-12](../docs/checks.md#pre-12) | SHOULD | ⏸️ |",
 		"| [PRE-03](../docs/checks.md#pre-03) | MUST | · |",
+		"## Choices that move a verdict",
+		"| [fake@1.0.0-wire](certified/fake@1.0.0-wire/) | step limit | 5 | REQ-01, REQ-06 | the docs \\| loop |",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("README lacks %q:\n%s", want, doc)
 		}
 	}
-	if strings.Count(doc, "\n| [") != 1+len(checks.All()) {
+	if strings.Count(doc, "\n| [") != 2+len(checks.All()) {
 		t.Errorf("want one row per published certification and one per check:\n%s", doc)
 	}
 }

@@ -40,6 +40,11 @@ type Certification struct {
 	// fixed: the table shows them as held back, not as the SDK's verdict,
 	// and FINDINGS.md says why.
 	Held []Held `yaml:"held"`
+	// Choices are the adapter's configuration choices that move a verdict
+	// here, each with the checks it moves and why it is the one an
+	// application following the SDK's docs makes (reports/README.md shows
+	// them beside the certification).
+	Choices []Choice `yaml:"choices"`
 
 	// Line is where the entry is in the manifest.
 	Line int `yaml:"-"`
@@ -49,6 +54,19 @@ type Certification struct {
 type Held struct {
 	Check  string `yaml:"check"`
 	Reason string `yaml:"reason"`
+}
+
+// Choice is one configuration choice of an adapter that moves a verdict.
+type Choice struct {
+	// Choice names what is chosen (the step limit, the approval secret).
+	Choice string `yaml:"choice"`
+	// Value is the value this certification runs with.
+	Value string `yaml:"value"`
+	// Moves are the checks whose verdict the other value changes.
+	Moves []string `yaml:"moves"`
+	// Why says why it is the value an application following the SDK's
+	// docs chooses, and how the other value was run.
+	Why string `yaml:"why"`
 }
 
 // IsHeld reports whether a check is held back.
@@ -153,6 +171,24 @@ func parseManifest(path string, data []byte, adaptersDir string) (*Manifest, err
 				return nil, fail(c.Line, "%s.held[%d]: %s is held twice", where, j, h.Check)
 			}
 			held[h.Check] = true
+		}
+		for j, ch := range c.Choices {
+			at := fmt.Sprintf("%s.choices[%d]", where, j)
+			switch {
+			case strings.TrimSpace(ch.Choice) == "":
+				return nil, fail(c.Line, "%s.choice: name the adapter's choice (e.g. the step limit)", at)
+			case strings.TrimSpace(ch.Value) == "":
+				return nil, fail(c.Line, "%s.value: say which value this certification runs with", at)
+			case len(ch.Moves) == 0:
+				return nil, fail(c.Line, "%s.moves: list the checks the other value moves", at)
+			case strings.TrimSpace(ch.Why) == "":
+				return nil, fail(c.Line, "%s.why: say why an application following the SDK's docs makes this choice", at)
+			}
+			for k, id := range ch.Moves {
+				if _, known := checks.Lookup(id); !known {
+					return nil, fail(c.Line, "%s.moves[%d]: unknown check %q", at, k, id)
+				}
+			}
 		}
 		for j, f := range c.AdapterFlags {
 			if f == "--" {

@@ -82,6 +82,8 @@ only: the client role has no model.
 			id, dir, cell(sdkOf(p)), cell(p.About), cell(badge.Message), badgeURL(badge), checkCounts, strings.Join(files, ", "))
 	}
 
+	writeChoices(&b, pubs)
+
 	b.WriteString("\n## Verdicts by check\n\n")
 	b.WriteString("✅ pass, ❌ fail, ⚠️ warn (a SHOULD check), ➖ not applicable (the SDK declares it lacks what the check needs), · not run on this path, ⏸️ held back (the report's verdict is a fault of the kit, not yet fixed; the report still shows it). Every ❌, ⚠️ and ⏸️ is explained in the certification's FINDINGS.md.\n\n")
 	var cols []Published
@@ -112,6 +114,28 @@ only: the client role has no model.
 	}
 	writeHarms(&b, pubs)
 	return b.String()
+}
+
+// writeChoices lists, beside each certification, the adapter's choices
+// that move a verdict there (docs/adapter-guide.md lists them by adapter).
+func writeChoices(b *strings.Builder, pubs []Published) {
+	have := false
+	for _, p := range pubs {
+		if len(p.Choices) > 0 {
+			have = true
+		}
+	}
+	if !have {
+		return
+	}
+	b.WriteString("\n## Choices that move a verdict\n\n")
+	b.WriteString("The adapter's configuration is part of each verdict: every choice below moves the checks it names when made the other way (how that was run is in its row), and its row says why the certification makes it: the one an application following the SDK's docs makes, or, on a path that changes one thing, what that path shows. [docs/adapter-guide.md](../docs/adapter-guide.md#choices-that-move-a-verdict) lists them by adapter.\n\n")
+	b.WriteString("| Certification | Choice | Value | Moves | Why |\n|---|---|---|---|---|\n")
+	for _, p := range pubs {
+		for _, ch := range p.Choices {
+			fmt.Fprintf(b, "| [%s](certified/%s/) | %s | %s | %s | %s |\n", p.ID(), p.ID(), cell(ch.Choice), cell(ch.Value), cell(strings.Join(ch.Moves, ", ")), cell(ch.Why))
+		}
+	}
 }
 
 // verdictCell is a check's verdict in a run: "·" when no scenario of the

@@ -16,6 +16,10 @@ import { postJSON } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
 const AGENT_KEY = "ack";
+// The request context key under which a turn's messages reach a
+// requireApproval function (the application's own choice of key).
+const REQUEST_MESSAGES = "messages";
+const MAX_CONVERSATIONS = 1000;
 
 /** Runner runs turns with one installed Mastra version. */
 export class Runner {
@@ -33,6 +37,7 @@ export class Runner {
     this.mastra = new sdk.Mastra({ storage: new sdk.InMemoryStore(), logger: false });
     this.turns = 0;
     this.callbacks = new Map(); // conversation -> tool name -> executeURL of its latest turn
+    this.policies = new Map(); // conversation -> tool name -> policyURL of its latest turn
   }
 
   model(endpoint) {
@@ -64,18 +69,17 @@ export class Runner {
     const conversation = req.conversation ?? "";
     const urls = new Map((req.tools ?? []).map((t) => [t.name, t.executeURL]));
     this.callbacks.set(conversation, urls);
+    this.policies.set(conversation, new Map((req.tools ?? []).map((t) => [t.name, t.policyURL])));
+    // Bounded: the maps hold the latest turn of each conversation, and the
+    // adapter forgets the oldest conversations past MAX_CONVERSATIONS.
+    for (const m of [this.callbacks, this.policies]) while (m.size > MAX_CONVERSATIONS) m.delete(m.keys().next().value);
     for (const t of req.tools ?? []) {
       if (t.providerExecuted) throw new NotExpressible(`the hosted tool ${t.name}: this adapter gives Mastra no provider-run tools`);
-      if (t.approval === "dynamic") {
-        // Mastra's requireApproval function gets the input and the request
-        // context, not the call id the protocol's policy callback needs.
-        throw new NotExpressible(`the dynamic policy of ${t.name}: Mastra's requireApproval function is not given the call's id`);
-      }
       tools[t.name] = createTool({
         id: t.name,
         description: t.description ?? "",
         inputSchema: t.inputSchema ?? { type: "object" },
-        requireApproval: t.approval === "always",
+        requireApproval: t.approval === "dynamic" ? this.policy(t, conversation) : t.approval === "always",
         execute: async (input, ctx) => {
           const toolCallId = ctx?.agent?.toolCallId ?? ctx?.toolCallId;
           const url = this.callbacks.get(conversation)?.get(t.name) ?? t.executeURL;
@@ -86,6 +90,24 @@ export class Runner {
       });
     }
     return tools;
+  }
+
+  // policy is a tool's requireApproval function (createTool's per-call
+  // form, NeedsApprovalFn in tools/types.d.ts): Mastra gives it the call's
+  // input and the request context, not the call's id, so the callback is
+  // sent the input and the conversation (what the application put into the
+  // request context: the turn's messages, REQUEST_MESSAGES) without a
+  // toolCallId. A policy that throws is Mastra's to handle (it requires
+  // approval then: resolveToolApprovalVerdict, REQ-05).
+  policy(t, conversation) {
+    return async (input, ctx) => {
+      const url = this.policies.get(conversation)?.get(t.name) ?? t.policyURL;
+      const messages = ctx?.requestContext?.[REQUEST_MESSAGES] ?? [];
+      const r = await postJSON(url, { input: input ?? null, messages });
+      if (typeof r.error === "string") throw new Error(r.error);
+      if (typeof r.needsApproval !== "boolean") throw new Error("policy callback: needsApproval is not a boolean");
+      return r.needsApproval;
+    };
   }
 
   agent(req) {
@@ -121,6 +143,7 @@ export class Runner {
     const options = {};
     if (req.options?.maxSteps > 0) options.maxSteps = req.options.maxSteps;
     if (req.options?.concurrency > 0) options.toolCallConcurrency = req.options.concurrency;
+    options.requestContext = new this.sdk.RequestContext([[REQUEST_MESSAGES, req.messages]]);
     const stream = req.mode === "stream";
     if (stream) options.eagerToolExecution = this.eagerToolExecution;
 
@@ -130,7 +153,11 @@ export class Runner {
     const resumed = typeof req.state?.waitsOn === "string";
     if (resumed) {
       const a = this.answer(req.state, req.messages);
-      const args = { ...options, runId: req.state.runId, toolCallId: req.state.waitsOn };
+      // The answer's id is the call id Mastra's approveToolCall and
+      // declineToolCall take: an answer naming another call than the one
+      // the run waits on (a stray answer) goes to Mastra as it came, which
+      // decides what it does with it (PRE-04).
+      const args = { ...options, runId: req.state.runId, toolCallId: a.approvalId };
       if (!a.approved && a.reason !== undefined) args.reason = a.reason;
       call = stream
         ? () => (a.approved ? agent.approveToolCall(args) : agent.declineToolCall(args))
@@ -163,8 +190,10 @@ export class Runner {
   }
 
   // answer reads the one answer of a turn that resumes a suspended run: the
-  // messages after the last assistant message must hold exactly an answer
-  // to the call the run waits on; anything else has no form in Mastra's
+  // messages after the last assistant message must hold exactly one
+  // answer, which names its call (approveToolCall / declineToolCall take a
+  // toolCallId: one that is not the call the run waits on is a stray
+  // answer, passed on as it came); anything else has no form in Mastra's
   // approveToolCall / declineToolCall.
   answer(state, messages) {
     let last = -1;
@@ -181,7 +210,6 @@ export class Runner {
         if (typeof p.approvalId !== "string" || typeof p.approved !== "boolean" || (p.reason !== undefined && typeof p.reason !== "string")) {
           throw new NotExpressible(`${where}: a malformed answer: Mastra's answer is approveToolCall or declineToolCall of the suspended run`);
         }
-        if (p.approvalId !== state.waitsOn) throw new NotExpressible(`${where}: the answer to ${JSON.stringify(p.approvalId)} is not for the call the run waits on (${state.waitsOn})`);
         answers.push(p);
       }
     }
@@ -221,7 +249,9 @@ export class Runner {
     // Mastra's own refusal of a resume whose run is not suspended (it
     // completed, failed, or never waited): the answer names a run the SDK
     // does not hold waiting, an answer it refuses.
-    else if (e?.id === "AGENT_RESUME_NO_SNAPSHOT_FOUND") code = "InvalidApproval";
+    // Likewise its refusal of an answer naming a call the run does not wait
+    // on (AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED: a stray answer, an empty id).
+    else if (e?.id === "AGENT_RESUME_NO_SNAPSHOT_FOUND" || e?.id === "AGENT_RESUME_TOOL_CALL_NOT_SUSPENDED") code = "InvalidApproval";
     let message = e instanceof Error ? e.message : typeof e === "string" ? e : JSON.stringify(e);
     if (e?.responseBody) message += ` (status ${e.statusCode}: ${e.responseBody})`;
     return { code, message, sdkError: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };

@@ -41,6 +41,23 @@ export function turnError(sdk, e) {
   return { code, message, sdkError: e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e) };
 }
 
+// settledCalls maps the approval handle of each call a paused run already
+// settled (its result is among the run's items) to the call's id: a
+// function call's handle is its call id; a hosted MCP call's, the approval
+// request id its answer or its run names.
+function settledCalls(items) {
+  const settled = new Map();
+  for (const it of items) {
+    const raw = it.rawItem ?? {};
+    if (it.type === "tool_call_output_item" && typeof raw.callId === "string") settled.set(raw.callId, raw.callId);
+    if (it.type === "tool_call_item" && raw.type === "hosted_tool_call") {
+      const id = raw.providerData?.approval_request_id;
+      if (typeof id === "string") settled.set(id, id);
+    }
+  }
+  return settled;
+}
+
 /** Runner runs turns with one installed SDK version. */
 export class Runner {
   constructor({ sdk }) {
@@ -125,6 +142,10 @@ export class Runner {
     const agent = new Agent({ name: "ack-agent", model, tools: this.tools(req) });
     const options = { context: { messages: req.messages } };
     if (req.options?.maxSteps > 0) options.maxTurns = req.options.maxSteps;
+    // The SDK's bound on local function tools run at once (RunConfig and
+    // run options: toolExecution.maxFunctionToolConcurrency; unset starts
+    // every call of a step at once).
+    if (req.options?.concurrency > 0) options.toolExecution = { maxFunctionToolConcurrency: req.options.concurrency };
 
     let input;
     let before = [];
@@ -185,12 +206,29 @@ export class Runner {
   // message; the SDK takes nothing else with a RunState (run() takes input
   // items or a state, never both), and an answer is an approve or reject
   // of one interruption, so anything else has no form in the SDK.
+  //
+  // What an earlier turn of the same paused run already did is left there:
+  // the run state records it (a partial batch, a step whose free call ran
+  // while its sibling waits), and the application's history shows it as
+  // that turn's answer laid it out. A result the state already holds, and
+  // an answer to a call the state settled that comes before its call's
+  // result in the history (the earlier turn's answer, then the result it
+  // produced), are that record, not new answers: the application applied
+  // them once and does not apply them again. An answer that comes after its
+  // call's result (a consumed answer sent again), or that names a call the
+  // state does not know, still has no form in the SDK.
   answer(state, messages) {
     let last = -1;
     messages.forEach((m, i) => {
       if (m?.role === "assistant") last = i;
     });
     const interruptions = state.getInterruptions();
+    const settled = settledCalls(new this.sdk.RunResult(state).newItems);
+    // resultAt: the index of the message holding each call's result.
+    const resultAt = new Map();
+    messages.forEach((m, i) => {
+      if (Array.isArray(m?.content)) for (const p of m.content) if (p?.type === "tool-result" && !resultAt.has(p.toolCallId)) resultAt.set(p.toolCallId, i);
+    });
     let answered = 0;
     for (const [i, m] of messages.entries()) {
       if (i <= last) continue;
@@ -199,6 +237,7 @@ export class Runner {
       }
       for (const [j, p] of m.content.entries()) {
         const where = `messages[${i}].content[${j}]`;
+        if (p?.type === "tool-result" && settled.has(p.toolCallId)) continue;
         if (p?.type !== "tool-approval-response") {
           throw new NotExpressible(`${where}: a ${p?.type} part beside answers to a paused run: the SDK resumes a RunState with approvals only`);
         }
@@ -207,6 +246,8 @@ export class Runner {
         }
         const item = interruptions.find((it) => approvalIdOf(it) === p.approvalId);
         if (!item) {
+          const call = settled.get(p.approvalId);
+          if (call !== undefined && resultAt.has(call) && resultAt.get(call) > i) continue;
           throw new NotExpressible(`${where}: the answer to ${JSON.stringify(p.approvalId)} matches none of the run state's interruptions: the SDK's answers are state.approve or state.reject of an interruption`);
         }
         if (p.approved) state.approve(item);

@@ -24,11 +24,15 @@ const MODEL_ID = "ack-simulated";
  * secret: the SDK's experimental_toolApprovalSecret, or undefined.
  */
 export class Agent {
-  constructor({ sdk, major, form, secret }) {
+  constructor({ sdk, major, form, secret, defaultSteps = DEFAULT_MAX_STEPS, validateMessages = true }) {
     this.sdk = sdk;
     this.major = major;
     this.form = form;
     this.secret = secret;
+    // The step limit of a turn that sets none (null: the SDK's own).
+    this.defaultSteps = defaultSteps;
+    // Whether incoming messages are checked with the SDK's modelMessageSchema.
+    this.validateMessages = validateMessages;
   }
 
   model(endpoint) {
@@ -131,7 +135,7 @@ export class Agent {
     if (policy && policy !== "independent") {
       return { error: { code: "NotExpressible", message: `denial policy ${policy}: the SDK decides each call on its own answer (independent) only` } };
     }
-    const parsed = fromCanonicalMessages(ai, req.messages);
+    const parsed = this.validateMessages ? fromCanonicalMessages(ai, req.messages) : { messages: req.messages };
     if (parsed.error) {
       return { error: { code: "InvalidMessages", message: parsed.error, sdkError: `modelMessageSchema: ${parsed.sdkError ?? parsed.error}` } };
     }
@@ -145,8 +149,12 @@ export class Agent {
       maxRetries: 0,
       // The conversation is the application's own history, system messages included.
       allowSystemInMessages: true,
-      stopWhen: ai.stepCountIs(req.options?.maxSteps > 0 ? req.options.maxSteps : DEFAULT_MAX_STEPS),
     };
+    // The step limit: the turn's maxSteps, else the adapter's default
+    // (DEFAULT_MAX_STEPS, or --default-steps); with --default-steps sdk no
+    // stopWhen at all, the SDK's own default (one step).
+    const steps = req.options?.maxSteps > 0 ? req.options.maxSteps : this.defaultSteps;
+    if (steps != null) args.stopWhen = ai.stepCountIs(steps);
     if (this.secret) args.experimental_toolApprovalSecret = this.secret;
     if (req.toolkit !== "absent") {
       let built;

@@ -6,6 +6,7 @@ export { MessageList } from "@mastra/core/agent/message-list";
 export { Mastra } from "@mastra/core/mastra";
 export { createTool } from "@mastra/core/tools";
 export { InMemoryStore } from "@mastra/core/storage";
+export { RequestContext } from "@mastra/core/request-context";
 export * as openai from "@ai-sdk/openai";
 export * as anthropic from "@ai-sdk/anthropic";
 // The AI SDK's provider error, as the provider packages raise it.
