@@ -17,7 +17,7 @@ const (
 	reasonNoHarm        = "no harm: SHOULD at most"
 	reasonNotShown      = "harm not shown in this run"
 	reasonOutOfContract = "out-of-contract input"
-	reasonDeclarations  = "the adapter's declarations changed"
+	reasonDeclarations  = "the adapter changed what it declares or expresses (not applicable before or after)"
 	reasonScenarioGone  = "scenario no longer in the suite (renamed or removed)"
 	reasonScenarioNew   = "scenario new in the suite"
 	reasonUnexplained   = "no decision of docs/checks.md or graded finding explains it: see FINDINGS.md"
@@ -86,8 +86,8 @@ func VerdictChanges(old, fresh *report.Run) []Change {
 				reasons[r]++
 			}
 		}
-		if ch.Old == ch.New && onlyRenamed(reasons) {
-			continue // the run's verdict stays, and no scenario that ran in both moved
+		if ch.Old == ch.New && onlyIncidental(reasons) {
+			continue // the run's verdict stays, and no scenario moved for its grading
 		}
 		for text, n := range reasons {
 			ch.Reasons = append(ch.Reasons, Reason{Text: text, Scenarios: n})
@@ -147,11 +147,12 @@ func LevelChanges(old *report.Run) []string {
 	return out
 }
 
-// onlyRenamed reports whether every reason is a scenario that ran in one
-// report only (or there is none).
-func onlyRenamed(reasons map[string]int) bool {
+// onlyIncidental reports whether every reason is one the grading does not
+// give: a scenario that ran in one report only, or one the target could not
+// run in one of them (or there is none).
+func onlyIncidental(reasons map[string]int) bool {
 	for r := range reasons {
-		if r != reasonScenarioGone && r != reasonScenarioNew {
+		if r != reasonScenarioGone && r != reasonScenarioNew && r != reasonDeclarations {
 			return false
 		}
 	}
@@ -217,7 +218,7 @@ func RenderChanges(oldDir string, pubs []Published) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Changes of verdict on the grounded catalogue\n\n")
 	fmt.Fprintf(&b, "<!-- Written by `go run ./internal/certify --changes-from DIR` (internal/certify) from the reports before the catalogue was grounded in harm and those committed under certified/; do not edit. -->\n\n")
-	b.WriteString("Every certification was taken again when the catalogue was grounded in harm ([docs/checks.md](../docs/checks.md#harm-what-makes-a-must-failure)): a failed MUST assertion stands only where the same run shows its harm, and on out-of-contract input only the safety harms are MUST. Each row is a check whose verdict moved in a certification, for the run (old → new; \"stays\" when only some scenarios moved) and in how many scenarios, with the reasons those scenarios give: the graded text of the check's findings in the new report (\"" + reasonNoHarm + "\", \"" + reasonNotShown + "\", \"" + reasonOutOfContract + "\"), a decision of [docs/checks.md](../docs/checks.md) (the check's own section says what it decided and what it no longer demands), or a change of the adapter's declarations; a scenario renamed when its rule was decided (the only one of its source and mode to leave the suite, beside the only one to join it) is compared under its old name; any other that ran in one report only is counted as new or removed. The last column links the check's decision where docs/checks.md records one. A scenario may give more than one reason. Each certification's FINDINGS.md says which of its findings were withdrawn or downgraded.\n\n")
+	b.WriteString("Every certification was taken again when the catalogue was grounded in harm ([docs/checks.md](../docs/checks.md#harm-what-makes-a-must-failure)): a failed MUST assertion stands only where the same run shows its harm, and on out-of-contract input only the safety harms are MUST. Each row is a check whose verdict moved in a certification, for the run (old → new; \"stays\" when only some scenarios moved) and in how many scenarios, with the reasons those scenarios give: the graded text of the check's findings in the new report (\"" + reasonNoHarm + "\", \"" + reasonNotShown + "\", \"" + reasonOutOfContract + "\"), a decision of [docs/checks.md](../docs/checks.md) (the check's own section says what it decided and what it no longer demands), or a change of the adapter (a scenario not applicable in one of the reports); a check whose verdict stays has a row only when some scenario moved for its grading; a scenario renamed when its rule was decided (the only one of its source and mode to leave the suite, beside the only one to join it) is compared under its old name; any other that ran in one report only is counted as new or removed. The last column links the check's decision where docs/checks.md records one. A scenario may give more than one reason. Each certification's FINDINGS.md says which of its findings were withdrawn or downgraded.\n\n")
 	var rows strings.Builder
 	var levels []string
 	for _, p := range pubs {

@@ -33,6 +33,8 @@ func graded() *report.Run {
 			Findings:      []report.Finding{{Check: "WIRE-02", Outcome: report.OutcomeFail, Harm: "refused", Graded: "out-of-contract input (a re-sent answer): only ran-against-answer, forged and crashed are MUST there"}}},
 		{ID: "c.feature: declared", Checks: []string{"PRE-07"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"PRE-07": report.Pass}},
 		{ID: "g.feature: ids", Checks: []string{"REQ-02"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-02": report.Pass}},
+		{ID: "h.feature: ran before", Checks: []string{"DEN-01"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"DEN-01": report.Pass}},
+		{ID: "h.feature: runs now", Checks: []string{"DEN-01"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"DEN-01": report.Pass}},
 		{ID: "e.feature: renamed", Checks: []string{"REQ-01"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-01": report.Pass}},
 		{ID: "f.feature: a pending approval ends the turn (stream)", Name: "a pending approval ends the turn (stream)", Source: "f.feature", Checks: []string{"REQ-03"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-03": report.Pass}},
 	}}
@@ -52,6 +54,8 @@ func before() *report.Run {
 		{ID: "c.feature: declared", Checks: []string{"PRE-07"}, Verdict: report.NotApplicable, CheckVerdicts: map[string]report.Verdict{"PRE-07": report.NotApplicable}},
 		{ID: "d.feature: gone", Checks: []string{"REQ-03"}, Verdict: report.Fail, CheckVerdicts: map[string]report.Verdict{"REQ-03": report.Fail}},
 		{ID: "g.feature: ids", Checks: []string{"REQ-02"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-02": report.Pass}},
+		{ID: "h.feature: ran before", Checks: []string{"DEN-01"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"DEN-01": report.Pass}},
+		{ID: "h.feature: runs now", Checks: []string{"DEN-01"}, Verdict: report.NotApplicable, CheckVerdicts: map[string]report.Verdict{"DEN-01": report.NotApplicable}},
 		{ID: "e.feature: before its rename", Checks: []string{"REQ-01"}, Verdict: report.Pass, CheckVerdicts: map[string]report.Verdict{"REQ-01": report.Pass}},
 		{ID: "f.feature: a pending approval ends the turn with tool-calls (stream)", Name: "a pending approval ends the turn with tool-calls (stream)", Source: "f.feature", Checks: []string{"REQ-03"}, Verdict: report.Fail, CheckVerdicts: map[string]report.Verdict{"REQ-03": report.Fail}},
 	}}
@@ -132,6 +136,9 @@ func TestVerdictChanges(t *testing.T) {
 	if _, moved := got["REQ-02"]; moved {
 		t.Errorf("REQ-02's level changed, its verdict did not: no row, got %+v", got["REQ-02"])
 	}
+	if _, moved := got["DEN-01"]; moved {
+		t.Errorf("DEN-01 passes in both reports and only a scenario the target could not run before moved: no row, got %+v", got["DEN-01"])
+	}
 	if _, moved := got["WIRE-01"]; moved {
 		t.Errorf("WIRE-01 fails in both reports, in the same scenario: no change, got %+v", got["WIRE-01"])
 	}
@@ -155,7 +162,7 @@ func TestVerdictChanges(t *testing.T) {
 		"Levels decided in docs/checks.md: REQ-02 MUST → SHOULD.",
 		"| fake@1.0.0-wire | [PRE-02](../docs/checks.md#pre-02) | MUST | fail → warn | 1 | no harm: SHOULD at most (1) | [PRE-02 decided](../docs/checks.md#pre-02) |",
 		"| fake@1.0.0-wire | [PRE-01](../docs/checks.md#pre-01) | MUST | fail (stays) | 1 | harm not shown in this run (1) | [PRE-01 decided](../docs/checks.md#pre-01) |",
-		"| fake@1.0.0-wire | [PRE-07](../docs/checks.md#pre-07) | SHOULD | not-applicable → pass | 1 | the adapter's declarations changed (1) |  |",
+		"| fake@1.0.0-wire | [PRE-07](../docs/checks.md#pre-07) | SHOULD | not-applicable → pass | 1 | the adapter changed what it declares or expresses (not applicable before or after) (1) |  |",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("the table lacks %q:\n%s", want, doc)
