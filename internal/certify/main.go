@@ -22,6 +22,11 @@
 // (no failure it does not list, no entry that passes) and give, scenario
 // by scenario and check by check, the verdicts of the committed report.
 // A version that cannot be installed or run fails, loudly.
+//
+// With --changes-from DIR (the report.json of each certification before a
+// change of the catalogue, DIR/<certification>/report.json), the table of
+// every check whose verdict moved, with its reason, is written next to the
+// README (grounded-changes.md, which reports/README.md links).
 package main
 
 import (
