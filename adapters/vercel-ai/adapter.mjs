@@ -81,10 +81,9 @@ const clients = new Clients({ sdk, queue: flags["client-queue"] });
 // docs/04-ai-sdk-ui/03-chatbot-tool-usage.mdx). Answers spread over several
 // messages, followed by other messages, or a partial batch are outside it.
 const DELIVERY_CONTRACT = { answersInLastMessage: true, wholeBatches: true };
-// The harness's info schema refuses unknown feature fields until
-// features.contract lands in it (issue 18, the kit side): flip this to
-// true then. Until then the contract is documented here and in README.md.
-const DECLARE_DELIVERY_CONTRACT = false;
+// The harness's info schema takes features.contract (driver protocol v1,
+// additive), so the contract is declared.
+const DECLARE_DELIVERY_CONTRACT = true;
 
 const info = {
   name: `vercel-ai-adapter (${flags.approval}, ${flags["model-api"] === "canonical" ? "canonical model" : "provider wires"}${flags["approval-secret"] === "on" ? ", signed approvals" : ""}${flags["client-queue"] ? ", client queue" : ""})`,
