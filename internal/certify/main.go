@@ -22,6 +22,11 @@
 // (no failure it does not list, no entry that passes) and give, scenario
 // by scenario and check by check, the verdicts of the committed report.
 // A version that cannot be installed or run fails, loudly.
+//
+// With --changes-from DIR (the report.json of each certification before a
+// change of the catalogue, DIR/<certification>/report.json), the table of
+// every check whose verdict moved, with its reason, is written next to the
+// README (grounded-changes.md, which reports/README.md links).
 package main
 
 import (
@@ -52,6 +57,7 @@ func main() {
 
 type options struct {
 	manifest, adapters, out, readme, keep string
+	changesFrom                           string
 	check, ciOnly, readmeOnly, force      bool
 	timeout                               time.Duration
 	names                                 []string
@@ -70,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.ciOnly, "ci", false, "only the certifications the manifest marks ci: true")
 	fs.BoolVar(&o.readmeOnly, "readme-only", false, "only rewrite the table from the committed reports")
 	fs.BoolVar(&o.force, "force", false, "publish a run whose verdicts are those of the committed report too (by default its folder is left as it is: the timings and the ids an SDK draws change from run to run, the verdicts do not)")
+	fs.StringVar(&o.changesFrom, "changes-from", "", "with the reports of an earlier catalogue (DIR/<certification>/report.json): write the table of the verdicts that moved, "+changesFile+" next to the README")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "time limit of one certification (install, start, the whole suite)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: go run ./internal/certify [flags] [ID or ADAPTER ...]")
@@ -283,11 +290,17 @@ func publish(from, dir string) error {
 }
 
 // writeReadme renders the table of every certification of the manifest
-// from the committed reports.
+// from the committed reports (and, with --changes-from, the table of the
+// verdicts that moved).
 func writeReadme(o options, m *Manifest) error {
 	pubs, err := published(o.out, m)
 	if err != nil {
 		return err
+	}
+	if o.changesFrom != "" {
+		if err := writeChanges(o, m); err != nil {
+			return err
+		}
 	}
 	return os.WriteFile(o.readme, []byte(RenderReadme(o.manifest, pubs)), 0o644)
 }

@@ -113,6 +113,7 @@ only: the client role has no model.
 		}
 		b.WriteString("\n")
 	}
+	writeHarms(&b, pubs)
 	return b.String()
 }
 
