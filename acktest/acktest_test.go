@@ -16,7 +16,6 @@ import (
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/runner"
 	"github.com/approval-conformance-kit/ack/target"
-	"github.com/approval-conformance-kit/ack/target/httptarget"
 	"github.com/approval-conformance-kit/ack/target/inprocess"
 )
 
@@ -51,16 +50,11 @@ func TestChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer b.Close()
-		srv, err := b.Serve(context.Background(), m)
+		ht, stop, err := b.Target(context.Background(), m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer srv.Close()
-		ht, err := httptarget.New(srv.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ht.Close()
+		defer stop()
 		tgt = ht
 	}
 	acktest.Run(t, tgt, acktest.Options{

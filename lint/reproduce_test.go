@@ -108,16 +108,11 @@ func TestReproduceCertifiedDefect(t *testing.T) {
 		t.Skipf("the mutant cannot be built here: %v", err)
 	}
 	defer b.Close()
-	srv, err := b.Serve(context.Background(), m)
+	mt, stop, err := b.Target(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	mt, err := httptarget.New(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mt.Close()
+	defer stop()
 	for _, c := range []struct {
 		name string
 		tgt  target.Target

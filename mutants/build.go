@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/approval-conformance-kit/ack/report"
+	"github.com/approval-conformance-kit/ack/target/httptarget"
 )
 
 // Module is the kit's module path: a source tree is a directory whose
@@ -311,4 +312,19 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// Target serves the mutant (Serve) and returns it as a target over driver
+// protocol v1, with the function that stops both.
+func (b *Builder) Target(ctx context.Context, m Mutant, args ...string) (*httptarget.Target, func(), error) {
+	srv, err := b.Serve(ctx, m, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	ht, err := httptarget.New(srv.URL)
+	if err != nil {
+		_ = srv.Close()
+		return nil, nil, fmt.Errorf("mutant %s: %w", m.Name, err)
+	}
+	return ht, func() { _ = ht.Close(); _ = srv.Close() }, nil
 }

@@ -186,16 +186,11 @@ func mutant(t *testing.T, b *mutants.Builder, name string) target.Target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := b.Serve(context.Background(), m)
+	ht, stop, err := b.Target(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { srv.Close() })
-	ht, err := httptarget.New(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ht.Close() })
+	t.Cleanup(stop)
 	return ht
 }
 
