@@ -57,6 +57,7 @@ func (u *user) answers(ctx context.Context, verb, ids, reason string) error {
 		}
 		parts = append(parts, p)
 	}
+	u.markRepeated(parts)
 	return u.world().send(ctx, toolMessage(parts...))
 }
 
@@ -95,7 +96,21 @@ func (u *user) answersTable(ctx context.Context, table *godog.Table) error {
 			parts = append(parts, p)
 		}
 	}
+	u.markRepeated(parts)
 	return u.world().send(ctx, toolMessage(parts...))
+}
+
+// markRepeated marks the input out-of-contract when one message answers
+// an approval twice: a conforming client answers each approval once.
+func (u *user) markRepeated(parts []model.Part) {
+	seen := map[string]bool{}
+	for _, p := range parts {
+		if seen[p.ApprovalID] {
+			u.world().markInput(checks.OutOfContractTag)
+			return
+		}
+		seen[p.ApprovalID] = true
+	}
 }
 
 // pendingCallsTo lists the calls to a tool whose approval requests have no
