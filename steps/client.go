@@ -425,8 +425,11 @@ func (c *clientSteps) showsApprovalID(ctx context.Context, callID string) error 
 	if err != nil {
 		return err
 	}
-	if p.Approval.ID != approvalID(callID) {
-		return fmt.Errorf("the client shows the approval for %s as %q; the server sent %q", callID, p.Approval.ID, approvalID(callID))
+	// An AG-UI interrupt carries two keys: the approval id (in the
+	// interrupt's metadata) and the interrupt's own id, which the protocol
+	// resumes by; a client may show the approval under either.
+	if id := p.Approval.ID; id != approvalID(callID) && (cw.protocol != chat.ProtocolAGUI || id != interruptID(callID)) {
+		return fmt.Errorf("the client shows the approval for %s as %q; the server sent %q", callID, id, approvalID(callID))
 	}
 	return nil
 }
