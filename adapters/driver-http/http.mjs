@@ -96,3 +96,28 @@ export async function* sseEvents(body) {
   buf += decoder.decode();
   yield* take(true);
 }
+
+// checkTurn validates a turn request of driver protocol v1 (POST
+// /v1/agent/turn) before an adapter gives it to its SDK: only the known
+// fields, a mode, a model, a toolkit, and well-formed tools; a bad one is a
+// 400 naming the field.
+const turnFields = ["mode", "model", "tools", "toolkit", "options", "messages", "conversation", "state"];
+const toolFields = ["name", "description", "inputSchema", "approval", "policyURL", "executeURL", "providerExecuted", "serverLabel"];
+
+export function checkTurn(body) {
+  onlyFields(body, "body", turnFields);
+  if (!["generate", "stream"].includes(body.mode)) throw badRequest(`mode: want generate or stream, got ${JSON.stringify(body.mode)}`);
+  onlyFields(body.model, "model", ["baseURL", "api"]);
+  if (typeof body.model.baseURL !== "string") throw badRequest("model.baseURL: missing");
+  if (!["provided", "absent", "empty"].includes(body.toolkit)) throw badRequest(`toolkit: want provided, absent or empty, got ${JSON.stringify(body.toolkit)}`);
+  onlyFields(body.options ?? {}, "options", ["concurrency", "maxSteps", "denialPolicy"]);
+  const names = new Set();
+  (body.tools ?? []).forEach((t, i) => {
+    onlyFields(t, `tools[${i}]`, toolFields);
+    if (typeof t.name !== "string" || t.name === "") throw badRequest(`tools[${i}].name: missing`);
+    if (names.has(t.name)) throw badRequest(`tools[${i}].name: ${t.name} is named twice`);
+    names.add(t.name);
+    if (!["always", "never", "dynamic"].includes(t.approval)) throw badRequest(`tools[${i}].approval: want always, never or dynamic`);
+    if (t.approval === "dynamic" && !t.policyURL) throw badRequest(`tools[${i}].policyURL: missing for a dynamic tool`);
+  });
+}

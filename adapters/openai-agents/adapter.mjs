@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 import { Runner } from "./src/agent.mjs";
-import { HTTPError, badRequest, onlyFields, readJSON, sendError, sendJSON } from "../driver-http/http.mjs";
+import { HTTPError, badRequest, checkTurn, onlyFields, readJSON, sendError, sendJSON } from "../driver-http/http.mjs";
 
 const ADAPTER_VERSION = "1.0.0";
 
@@ -77,27 +77,6 @@ const info = {
     hostedTools: true,
   },
 };
-
-const turnFields = ["mode", "model", "tools", "toolkit", "options", "messages", "conversation", "state"];
-const toolFields = ["name", "description", "inputSchema", "approval", "policyURL", "executeURL", "providerExecuted", "serverLabel"];
-
-function checkTurn(body) {
-  onlyFields(body, "body", turnFields);
-  if (!["generate", "stream"].includes(body.mode)) throw badRequest(`mode: want generate or stream, got ${JSON.stringify(body.mode)}`);
-  onlyFields(body.model, "model", ["baseURL", "api"]);
-  if (typeof body.model.baseURL !== "string") throw badRequest("model.baseURL: missing");
-  if (!["provided", "absent", "empty"].includes(body.toolkit)) throw badRequest(`toolkit: want provided, absent or empty, got ${JSON.stringify(body.toolkit)}`);
-  onlyFields(body.options ?? {}, "options", ["concurrency", "maxSteps", "denialPolicy"]);
-  const names = new Set();
-  (body.tools ?? []).forEach((t, i) => {
-    onlyFields(t, `tools[${i}]`, toolFields);
-    if (typeof t.name !== "string" || t.name === "") throw badRequest(`tools[${i}].name: missing`);
-    if (names.has(t.name)) throw badRequest(`tools[${i}].name: ${t.name} is named twice`);
-    names.add(t.name);
-    if (!["always", "never", "dynamic"].includes(t.approval)) throw badRequest(`tools[${i}].approval: want always, never or dynamic`);
-    if (t.approval === "dynamic" && !t.policyURL) throw badRequest(`tools[${i}].policyURL: missing for a dynamic tool`);
-  });
-}
 
 async function route(req, res) {
   const path = new URL(req.url, "http://adapter").pathname;
