@@ -140,8 +140,45 @@ func resultNeverSeen(n int, callIDs ...string) func(*world) (string, bool) {
 		if ev, ok := refusalFor(from, lost...)(w); ok {
 			return ev, true
 		}
+		if !w.wentOnWithout(n, lost) {
+			// A runtime may hold a result back to the next request (REQ-06's
+			// deferral); a scenario that ends at turn n cannot show it lost.
+			return "", false
+		}
 		return fmt.Sprintf("no prompt from model call %d on and no turn after turn %d held a result for %s: the conversation ends (turn %d) without it", from, n, strings.Join(lost, ", "), len(w.turns)), true
 	}
+}
+
+// wentOnWithout reports whether the conversation went on after the calls
+// ids of turn n were made, so that their results were due: a later turn
+// was sent, or a model call after the one that made them (in turn n or
+// later) was answered. A scenario whose conversation ends when turn n
+// ends shows no loss of a result held back for the next request.
+func (w *world) wentOnWithout(n int, ids []string) bool {
+	for _, rec := range w.turns {
+		if rec.N > n {
+			return true
+		}
+	}
+	rec := w.turnN(n)
+	if rec == nil || w.sim == nil {
+		return true
+	}
+	made := 0
+	for _, id := range ids {
+		if c := w.modelCallThatMade(rec, id); c > 0 && (made == 0 || c < made) {
+			made = c
+		}
+	}
+	if made == 0 {
+		return true
+	}
+	for _, e := range w.sim.Journal() {
+		if e.Call > made {
+			return true
+		}
+	}
+	return false
 }
 
 // neverRan shows that callID (or every call of the tool named what) did
@@ -255,19 +292,28 @@ func (w *world) grade(f *finding, oocWhy string) {
 	}
 	if f.spec.pick != nil {
 		h, ev, shown := f.spec.pick(w)
+		if !shown && f.spec.harm == checks.Lost && oocWhy == "" {
+			h = checks.Lost
+			ev, shown = w.refusedConforming()
+		}
 		if !shown {
 			f.graded = fmt.Sprintf("its harm (%s) is not shown in this run", f.spec.harm)
 			return
 		}
 		f.spec.harm, f.evidence = h, ev
 	} else if f.spec.show != nil {
-		if f.spec.byEnd && w.stoppedAt != "" {
-			f.graded = fmt.Sprintf("its harm (%s) is judged by the end of the scenario, which stopped early (at %q)", f.spec.harm, w.stoppedAt)
-			return
+		ev, shown := "", false
+		if !f.spec.byEnd || w.stoppedAt == "" {
+			ev, shown = f.spec.show(w)
 		}
-		ev, shown := f.spec.show(w)
+		if !shown && f.spec.harm == checks.Lost && oocWhy == "" {
+			ev, shown = w.refusedConforming()
+		}
 		if !shown {
 			f.graded = fmt.Sprintf("its harm (%s) is not shown in this run", f.spec.harm)
+			if f.spec.byEnd && w.stoppedAt != "" {
+				f.graded = fmt.Sprintf("its harm (%s) is judged by the end of the scenario, which stopped early (at %q)", f.spec.harm, w.stoppedAt)
+			}
 			return
 		}
 		f.evidence = ev
@@ -278,6 +324,37 @@ func (w *world) grade(f *finding, oocWhy string) {
 	if oocWhy != "" && !f.spec.harm.Safety() {
 		f.graded = fmt.Sprintf("out-of-contract input (%s): only ran-against-answer, forged and crashed are MUST there", oocWhy)
 	}
+}
+
+// refusalCodes are the turn errors with which a runtime refuses its input
+// in words: not a model error, a failing tool, a runtime fault (Other) or
+// an adapter that cannot express the input.
+var refusalCodes = []string{"InvalidMessages", "InvalidApproval", "MissingToolResults", "ToolkitRequired", "ToolNotFound"}
+
+// acceptRefusal notes that an assertion accepted the last turn's clear
+// refusal as the scenario's outcome.
+func (w *world) acceptRefusal() {
+	if n := len(w.turns); n > 0 && w.turns[n-1].Response != nil && w.turns[n-1].Response.Error != nil {
+		w.acceptedRefusals = append(w.acceptedRefusals, w.turns[n-1].N)
+	}
+}
+
+// refusedConforming shows the loss a clear refusal of conforming input
+// causes: a runtime that refuses, in words, a conversation a conforming
+// client sends (and no assertion of the scenario accepted the refusal)
+// loses the user's message and the answers in it: none reaches the model
+// and no tool runs for them. The grading asks it only of conforming input
+// and only for a failure whose harm is lost.
+func (w *world) refusedConforming() (string, bool) {
+	for _, rec := range w.turns {
+		if rec.Response == nil || rec.Response.Error == nil || slices.Contains(w.acceptedRefusals, rec.N) {
+			continue
+		}
+		if e := rec.Response.Error; slices.Contains(refusalCodes, e.Code) {
+			return fmt.Sprintf("turn %d refused its conforming input with %s (%s): the user's message and the answers in it reached no model and ran no tool", rec.N, e.Code, oneLine(e.Message)), true
+		}
+	}
+	return "", false
 }
 
 // oneLine squeezes a body into one line of at most 400 bytes.

@@ -186,3 +186,64 @@ func TestHarmByEndNeedsTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// A clear refusal of conforming input loses the user's message and answers:
+// it is the evidence of "lost" for a failure whose harm the run does not
+// otherwise show. A refusal an assertion accepted, one of out-of-contract
+// input, and a model error show nothing.
+func TestRefusalOfConformingInputIsLost(t *testing.T) {
+	never := func(*world) (string, bool) { return "", false }
+	for _, tc := range []struct {
+		name     string
+		code     string
+		accepted bool
+		ooc      bool
+		want     report.Verdict
+	}{
+		{"refused conforming input", "InvalidMessages", false, false, report.Fail},
+		{"the scenario expected the refusal", "InvalidMessages", true, false, report.Warn},
+		{"out-of-contract input", "InvalidApproval", false, true, report.Warn},
+		{"a model error is no refusal", "Model", false, false, report.Warn},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &world{reported: map[string]bool{}, info: &target.Info{}}
+			w.turns = []*turnRecord{{N: 1, Response: &target.TurnResponse{Error: &target.TurnError{Code: tc.code, Message: "approval response for call_1 is not valid"}}}}
+			if tc.accepted {
+				w.acceptRefusal()
+			}
+			if tc.ooc {
+				w.markInput(checks.OutOfContractTag)
+			}
+			if err := w.judge("PRE-01", harmedByEnd(checks.Lost, never, errors.New("call_1 has no result"))); err != nil {
+				t.Fatal(err)
+			}
+			res := report.Scenario{Checks: []string{"PRE-01"}}
+			w.verdict(&res)
+			if got := res.CheckVerdicts["PRE-01"]; got != tc.want {
+				t.Fatalf("%s, want %s (%+v)", got, tc.want, res.Findings)
+			}
+			if tc.want == report.Fail && (res.Findings[0].Harm != string(checks.Lost) || !strings.Contains(res.Findings[0].HarmEvidence, "turn 1 refused its conforming input with InvalidMessages")) {
+				t.Errorf("finding %+v, want lost with the refusal as evidence", res.Findings[0])
+			}
+		})
+	}
+}
+
+// A result a turn's messages lack is lost only if the conversation went on
+// without it: a scenario that ends with the turn cannot tell a result held
+// back for the next request from one dropped.
+func TestResultNeverSeenNeedsTheConversationToGoOn(t *testing.T) {
+	for _, later := range []bool{false, true} {
+		w, _ := oneAtATime(t)
+		withModel(t, w, "readFile")
+		w.turns = w.turns[:1]
+		w.turns[0].FirstModelCall, w.turns[0].LastModelCall = 1, 1
+		if later {
+			w.turns = append(w.turns, &turnRecord{N: w.turns[0].N + 1, Response: &target.TurnResponse{}})
+		}
+		_, shown := resultNeverSeen(w.turns[0].N, "d2")(w)
+		if shown != later {
+			t.Errorf("a later turn: %v; lost shown: %v, want %v", later, shown, later)
+		}
+	}
+}

@@ -52,6 +52,10 @@ type stepDef struct {
 	// runs: @out-of-contract for what no conforming client sends, or a
 	// trait a delivery contract may exclude (checks.Traits).
 	input string
+	// acceptsRefusal says the assertion passes on a turn that refused its
+	// input clearly: when it passes, that refusal was the scenario's
+	// expected outcome, not a loss (world.refusedConforming).
+	acceptsRefusal bool
 }
 
 // pattern returns the definition's compiled pattern; patterns are compiled
@@ -96,6 +100,12 @@ func definitions(world func() *world) []stepDef {
 			d.harm = h[0]
 		}
 		defs = append(defs, d)
+	}
+	// assertOrRefused defines an assertion that a clear refusal of the
+	// turn also satisfies.
+	assertOrRefused := func(expr, fixed string, fn any, h ...harmSpec) {
+		assert(expr, fixed, fn, h...)
+		defs[len(defs)-1].acceptsRefusal = true
 	}
 
 	// Arrangement.
@@ -156,19 +166,19 @@ func definitions(world func() *world) []stepDef {
 
 	// Outcomes of the last turn.
 	assert(`the turn ends with finish reason "([^"]+)"`, "", th.finishReason)
-	assert(`the turn fails with "([^"]+)"`, "", th.failsWith)
-	assert(`the turn fails with a clear error`, "", th.failsClearly)
-	assert(`the turn fails with a clear error or "([^"]+)" gets a denial result`, "", th.failsClearlyOrDenied)
-	assert(`the turn finishes, or is refused with a clear error`, "", th.finishesOrRefuses)
+	assertOrRefused(`the turn fails with "([^"]+)"`, "", th.failsWith)
+	assertOrRefused(`the turn fails with a clear error`, "", th.failsClearly)
+	assertOrRefused(`the turn fails with a clear error or "([^"]+)" gets a denial result`, "", th.failsClearlyOrDenied)
+	assertOrRefused(`the turn finishes, or is refused with a clear error`, "", th.finishesOrRefuses)
 	assert(`"([^"]+)" failed as the target declares, with "([^"]*)"`, "", th.failedAsDeclared)
-	assert(`the turn fails with "([^"]+)" or "([^"]+)" gets a denial result`, "", th.failsOrDenied)
-	assert(`the turn asks approval for "([^"]+)" or fails with a clear error`, "", th.asksOrFails)
+	assertOrRefused(`the turn fails with "([^"]+)" or "([^"]+)" gets a denial result`, "", th.failsOrDenied)
+	assertOrRefused(`the turn asks approval for "([^"]+)" or fails with a clear error`, "", th.asksOrFails)
 	assert(`(?:an approval is|approvals are) requested for `+idList, "", th.approvalRequested)
 	assert(`no approval is requested for "([^"]+)"`, "", th.noApprovalRequested)
 	assert(`the approval request for "([^"]+)" is in the assistant message that holds the call`, "", th.requestBesideCall)
 	assert(`every approval id in the conversation is unique`, "REQ-02", th.uniqueApprovalIDs)
 	assert(`every call of the turn has a result or a pending approval`, "REQ-06", th.everyCallAccounted)
-	assert(`every call of the turn has a result or a pending approval, or the turn refused clearly and ran nothing`, "REQ-06", th.everyCallAccountedOrRefused)
+	assertOrRefused(`every call of the turn has a result or a pending approval, or the turn refused clearly and ran nothing`, "REQ-06", th.everyCallAccountedOrRefused)
 	assert(`the turn's first message holds the results for `+idList, "", th.firstMessageHolds)
 	assert(`the turn added an? "([^"]+)" result for "([^"]+)"`, "", th.turnAddedResult)
 	assert(`the turn added exactly one result for each of `+idList, "", th.turnAddedOne)
@@ -185,7 +195,7 @@ func definitions(world func() *world) []stepDef {
 	assert(`"([^"]+)" has run at most once`, "", th.ranAtMostOnce, ranAgainst)
 	assert(`"([^"]+)" has run`, "", th.hasRun)
 	assert(`"([^"]+)" has not run again after its result`, "", th.notRunAfterResult, ranAgainst)
-	assert(`the turn resolved "([^"]+)" once, or refused the message with a clear error`, "", th.resolvedOnceOrRefused, ranAgainst)
+	assertOrRefused(`the turn resolved "([^"]+)" once, or refused the message with a clear error`, "", th.resolvedOnceOrRefused, ranAgainst)
 	assert(`"([^"]+)" has not run with (\{.*\})`, "", th.notRunWith, ranAgainst)
 	assert(`"([^"]+)" ran with (\{.*\})`, "", th.ranWith, ranAgainst)
 	assert(`nothing has run`, "", th.nothingRan, ranAgainst)
@@ -210,7 +220,7 @@ func definitions(world func() *world) []stepDef {
 	assert(`model call (\d+) received the same result for "([^"]+)" as model call (\d+)`, "", th.sameResult)
 	assert(`model call (\d+) received the same denial text for "([^"]+)" and "([^"]+)"`, "", th.sameDenialText)
 	assert(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied)`, "", th.receivedProviderApproval, lostShown)
-	assert(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied), or the turn failed with a clear error`, "", th.providerApprovalOrError, lostShown)
+	assertOrRefused(`model call (\d+) received the provider approval "([^"]+)" as (approved|denied), or the turn failed with a clear error`, "", th.providerApprovalOrError, lostShown)
 
 	// The client role.
 	do(`the client speaks "([^"]+)"`, c.speaks)
@@ -459,6 +469,9 @@ func call(ctx context.Context, defs []stepDef, b *boundStep, w *world, infoErr e
 	var aerr error
 	if !out.IsNil() {
 		aerr = out.Interface().(error)
+	}
+	if aerr == nil && d.acceptsRefusal {
+		w.acceptRefusal()
 	}
 	return w.judge(check, aerr)
 }

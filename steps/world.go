@@ -121,6 +121,9 @@ type world struct {
 	inputTags []string
 	// inputWhy names, for each input tag, the step that gave it.
 	inputWhy map[string]string
+	// acceptedRefusals are the turns whose clear refusal an assertion
+	// accepted as the scenario's outcome.
+	acceptedRefusals []int
 	// stoppedAt is the step at which the scenario stopped before its end
 	// ("" when it ran to its end).
 	stoppedAt string
