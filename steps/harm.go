@@ -9,6 +9,7 @@ import (
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/simulator"
+	"github.com/approval-conformance-kit/ack/target"
 )
 
 // A failed assertion of a MUST check stands as a failure only when the run
@@ -326,10 +327,15 @@ func (w *world) grade(f *finding, oocWhy string) {
 	}
 }
 
-// refusalCodes are the turn errors with which a runtime refuses its input
-// in words: not a model error, a failing tool, a runtime fault (Other) or
-// an adapter that cannot express the input.
-var refusalCodes = []string{"InvalidMessages", "InvalidApproval", "MissingToolResults", "ToolkitRequired", "ToolNotFound"}
+// refusalCodes are the turn errors with which a runtime refuses the
+// conversation it was sent, in words: not a model error, a failing tool, a
+// runtime fault (Other), an adapter that cannot express the input, nor a
+// refusal that names the application's toolkit (ToolkitRequired,
+// ToolNotFound: the rules let a runtime refuse a turn whose toolkit lacks
+// a tool the history needs, PRE-05 and PRE-06, so the application, not the
+// conversation, is what it refuses; refusedConforming ignores any refusal
+// in a scenario whose toolkit lacks a tool, for the same reason).
+var refusalCodes = []string{"InvalidMessages", "InvalidApproval", "MissingToolResults"}
 
 // acceptRefusal notes that an assertion accepted the last turn's clear
 // refusal as the scenario's outcome.
@@ -346,6 +352,12 @@ func (w *world) acceptRefusal() {
 // and no tool runs for them. The grading asks it only of conforming input
 // and only for a failure whose harm is lost.
 func (w *world) refusedConforming() (string, bool) {
+	if len(w.omitted) > 0 || w.toolkit == target.ToolkitAbsent || w.toolkit == target.ToolkitEmpty {
+		// The application's toolkit lacks what the history needs: a
+		// runtime may refuse the turn for it (PRE-05, PRE-06), whatever
+		// code its refusal bears.
+		return "", false
+	}
 	for _, rec := range w.turns {
 		if rec.Response == nil || rec.Response.Error == nil || slices.Contains(w.acceptedRefusals, rec.N) {
 			continue

@@ -202,6 +202,7 @@ func TestRefusalOfConformingInputIsLost(t *testing.T) {
 	}{
 		{"refused conforming input", "InvalidMessages", false, false, report.Fail},
 		{"the scenario expected the refusal", "InvalidMessages", true, false, report.Warn},
+		{"a refusal naming the toolkit", "ToolNotFound", false, false, report.Warn},
 		{"out-of-contract input", "InvalidApproval", false, true, report.Warn},
 		{"a model error is no refusal", "Model", false, false, report.Warn},
 	} {
@@ -245,5 +246,19 @@ func TestResultNeverSeenNeedsTheConversationToGoOn(t *testing.T) {
 		if shown != later {
 			t.Errorf("a later turn: %v; lost shown: %v, want %v", later, shown, later)
 		}
+	}
+}
+
+// A refusal in a scenario whose toolkit lacks a tool the history needs is
+// the application's to answer (PRE-05, PRE-06): it shows no loss.
+func TestRefusalWithAToolMissingShowsNothing(t *testing.T) {
+	w := &world{reported: map[string]bool{}, info: &target.Info{}, omitted: map[string]bool{"deleteFile": true}}
+	w.turns = []*turnRecord{{N: 2, Response: &target.TurnResponse{Error: &target.TurnError{Code: "InvalidApproval", Message: "resume entry references unknown interrupt"}}}}
+	if ev, shown := w.refusedConforming(); shown {
+		t.Errorf("shown %q, want nothing", ev)
+	}
+	delete(w.omitted, "deleteFile")
+	if _, shown := w.refusedConforming(); !shown {
+		t.Error("with the whole toolkit, the refusal shows nothing; want lost")
 	}
 }
