@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The OpenAI Agents SDK (@openai/agents) behind driver protocol v1.
 //
-//   node adapter.mjs --sdk versions/0.20.0 [--model-api wire|canonical] [--turn-limit state|error] [--listen 127.0.0.1:0]
+//   node adapter.mjs --sdk versions/0.20.0 [--model-api wire|canonical] [--turn-limit state|error] [--run-state client|server] [--listen 127.0.0.1:0]
 //
 // Prints the driver URL on the first line of stdout. See README.md.
 
@@ -22,6 +22,7 @@ const { values: flags } = parseArgs({
     "model-api": { type: "string", default: "wire" },
     listen: { type: "string", default: "127.0.0.1:0" },
     "turn-limit": { type: "string", default: "state" },
+    "run-state": { type: "string", default: "client" },
   },
 });
 
@@ -46,7 +47,8 @@ const modelAPIs = { wire: ["openai-chat", "openai-responses"], canonical: ["cano
 if (!modelAPIs) fail(`--model-api ${flags["model-api"]}: want wire or canonical`);
 
 if (!["state", "error"].includes(flags["turn-limit"])) fail(`--turn-limit ${flags["turn-limit"]}: want state or error`);
-const runner = new Runner({ sdk, turnLimit: flags["turn-limit"] });
+if (!["client", "server"].includes(flags["run-state"])) fail(`--run-state ${flags["run-state"]}: want client or server`);
+const runner = new Runner({ sdk, turnLimit: flags["turn-limit"], runState: flags["run-state"] });
 
 const info = {
   name: `openai-agents-adapter (${flags["model-api"] === "canonical" ? "canonical model" : "OpenAI Chat Completions and Responses"})`,

@@ -6,11 +6,16 @@
 // state.approve / state.reject for each answer, and run(agent, state), as
 // the SDK's docs tell applications to.
 
+import { randomUUID } from "node:crypto";
+
 import { NotExpressible, CanonicalError, approvalIdOf, toCanonicalEvents, toCanonicalMessages, toInputItems } from "./items.mjs";
 import { canonicalModel } from "./canonical-model.mjs";
 import { postJSON } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
+
+// The run states a server-held adapter (--run-state server) keeps at most.
+const MAX_SERVER_STATES = 4096;
 
 // The SDK's own text for a denial without a message
 // (runner/approvalRejection.mjs, TOOL_APPROVAL_REJECTION_MESSAGE).
@@ -65,9 +70,38 @@ export class Runner {
   // turn's messages, as an application following the SDK's docs reads them
   // (limitAnswer); "error" answers the thrown error as a turn error, the
   // other value of that choice (adapters/certify.yaml, choices).
-  constructor({ sdk, turnLimit = "state" }) {
+  //
+  // runState is where a paused run's RunState is kept between turns:
+  // "client" (the default) sends it to the client in the turn answer's
+  // `state` and reads it back from the next request, the SDK's "along with
+  // your request"; "server" keeps it in the adapter (at most
+  // MAX_SERVER_STATES, the oldest dropped first) and sends the client only
+  // its id, the SDK's "store your serialized state in a database" (both in
+  // the human-in-the-loop guide, "Dealing with longer approval times").
+  // That choice moves SEC-02 (adapters/certify.yaml, choices).
+  constructor({ sdk, turnLimit = "state", runState = "client" }) {
     this.sdk = sdk;
     this.turnLimit = turnLimit;
+    this.runState = runState;
+    this.states = new Map();
+  }
+
+  // stateOut is the turn answer's `state` for a run state: the state
+  // itself (client-held), or the id under which the adapter keeps it.
+  stateOut(state) {
+    const text = state.toString();
+    if (this.runState !== "server") return JSON.parse(text);
+    const id = randomUUID();
+    this.states.set(id, text);
+    while (this.states.size > MAX_SERVER_STATES) this.states.delete(this.states.keys().next().value);
+    return { runStateId: id };
+  }
+
+  // stateIn is the serialized run state a request's `state` stands for, or
+  // undefined when the adapter keeps no state under the id it names.
+  stateIn(state) {
+    if (this.runState !== "server") return JSON.stringify(state);
+    return typeof state?.runStateId === "string" ? this.states.get(state.runStateId) : undefined;
   }
 
   // limitAnswer is the turn answer of a run that reached its turn limit, or
@@ -188,9 +222,13 @@ export class Runner {
     let input;
     let before = [];
     if (req.state != null) {
+      const text = this.stateIn(req.state);
+      if (text === undefined) {
+        return { error: { code: "InvalidApproval", message: `the state ${JSON.stringify(req.state)} names no run state this server keeps` } };
+      }
       let state;
       try {
-        state = await RunState.fromString(agent, JSON.stringify(req.state));
+        state = await RunState.fromString(agent, text);
       } catch (e) {
         // The SDK refuses a state whose pending call names a tool the agent
         // no longer has (UserError "Tool X not found", runState.mjs), and a
@@ -321,7 +359,7 @@ export class Runner {
     return {
       messages: toCanonicalMessages(items),
       finishReason: finishReason ?? (interrupted ? "tool-calls" : "stop"),
-      state: JSON.parse(result.state.toString()),
+      state: this.stateOut(result.state),
     };
   }
 }
