@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The OpenAI Agents SDK (@openai/agents) behind driver protocol v1.
 //
-//   node adapter.mjs --sdk versions/0.20.0 [--model-api wire|canonical] [--listen 127.0.0.1:0]
+//   node adapter.mjs --sdk versions/0.20.0 [--model-api wire|canonical] [--turn-limit state|error] [--run-state client|server] [--listen 127.0.0.1:0]
 //
 // Prints the driver URL on the first line of stdout. See README.md.
 
@@ -21,6 +21,8 @@ const { values: flags } = parseArgs({
     sdk: { type: "string" },
     "model-api": { type: "string", default: "wire" },
     listen: { type: "string", default: "127.0.0.1:0" },
+    "turn-limit": { type: "string", default: "state" },
+    "run-state": { type: "string", default: "client" },
   },
 });
 
@@ -44,7 +46,9 @@ sdk.setTracingDisabled(true);
 const modelAPIs = { wire: ["openai-chat", "openai-responses"], canonical: ["canonical"] }[flags["model-api"]];
 if (!modelAPIs) fail(`--model-api ${flags["model-api"]}: want wire or canonical`);
 
-const runner = new Runner({ sdk });
+if (!["state", "error"].includes(flags["turn-limit"])) fail(`--turn-limit ${flags["turn-limit"]}: want state or error`);
+if (!["client", "server"].includes(flags["run-state"])) fail(`--run-state ${flags["run-state"]}: want client or server`);
+const runner = new Runner({ sdk, turnLimit: flags["turn-limit"], runState: flags["run-state"] });
 
 const info = {
   name: `openai-agents-adapter (${flags["model-api"] === "canonical" ? "canonical model" : "OpenAI Chat Completions and Responses"})`,

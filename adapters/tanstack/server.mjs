@@ -16,6 +16,10 @@ import { clientProtocol, load } from './src/sdk.mjs'
 
 const ADAPTER_VERSION = '0.1.0'
 
+// The @tanstack/ai releases whose chat server drops a tool call still
+// waiting for its approval from the prompt (main, below, cites the lines).
+const SUPERSEDES_PENDING = new Set(['0.42.0'])
+
 function parseArgs(argv) {
   const opts = { host: '127.0.0.1', port: 0, modelAPI: 'wire' }
   const rest = []
@@ -68,6 +72,19 @@ async function main() {
     }
   }
   if (roles.length === 0) throw new Error(`${opts.dir}: nothing to serve`)
+  // The SDK's own chat server resolves a new user message sent over a
+  // pending approval (features.contract.serverSupersedesPending), on the
+  // releases whose source was read for it. @tanstack/ai 0.42.0 converts the
+  // request's UIMessages with convertMessagesToModelMessages
+  // (dist/esm/activities/chat/index.js l.135), which leaves out a tool-call
+  // part whose approval still waits: isToolCallIncluded keeps a part only
+  // when it is input-complete, complete, approval-responded, error, or has
+  // an output (activities/chat/messages.js l.92-93, used at l.124-135), so
+  // the superseded call is neither in the prompt nor among the pending
+  // calls the server runs (getPendingToolCallsFromMessages reads the
+  // converted messages, index.js l.1037-1066): no dangling call reaches the
+  // provider, and no 400 follows.
+  if (SUPERSEDES_PENDING.has(sdk.versions.ai)) features.contract = { serverSupersedesPending: true }
   const name = Object.entries(sdk.versions)
     .map(([k, v]) => `${{ ai: '@tanstack/ai', client: '@tanstack/ai-client', openai: '@tanstack/ai-openai' }[k]} ${v}`)
     .join(', ')

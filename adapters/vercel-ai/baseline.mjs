@@ -16,7 +16,6 @@ const D = {
   D3: "SDK defect D3 (FINDINGS.md): a user message after the answer hides it: answers are read only when the last message is a tool message; the approved call never runs",
   D4: "SDK defect D4 (FINDINGS.md): the result of a pre-resolved call is appended after a later assistant message, so it no longer follows its call (provider 400)",
   K1: "kit (FINDINGS.md, K1): PRE-01 is charged for the turn the provider refused for D4's misplaced result (WIRE-02); the SDK threw, so the turn has no messages",
-  D5: "SDK defect D5 (FINDINGS.md): streamText streams denials before the approved calls' results, while the turn's messages hold the approved results first",
   D6: "SDK defect D6 (FINDINGS.md, 7.x): an approved call to a tool no longer in the toolkit counts as approved, has nothing to run, and fails the turn with MissingToolResultsError after the batch's other calls ran",
   D7: "SDK defect D7 (FINDINGS.md): the chat sends a new message while an approval waits, with the call unanswered (the chat's experimental_queue, 7.x, holds it instead)",
   D8: "SDK defect D8 (FINDINGS.md): a call the continuation re-sends gets a second part (the stream processor looks parts up in the current step only); the first part never reaches an outcome",
@@ -24,7 +23,6 @@ const D = {
   D10: "SDK defect D10 (FINDINGS.md): a provider approval answered without providerExecuted is dropped without a word",
   D11: "SDK behaviour D11 (FINDINGS.md): the SDK keeps no record of the approvals it acted on, so a replayed request runs the tool again",
   D12: "SDK defect D12 (FINDINGS.md, canonical model only): generateText gives a provider-executed denial an execution-denied result that only @ai-sdk/openai knows to drop",
-  D13: "SDK defect D13 (FINDINGS.md): a turn that waits for an approval ends with the model's own finish reason (stop, when the model says so) instead of tool-calls: the turn's finishReason is the last step's, taken from the provider",
   UNSIGNED: "configuration (FINDINGS.md): without experimental_toolApprovalSecret the SDK cannot tell a forged or tampered approval from its own",
 };
 
@@ -40,7 +38,6 @@ const rules = [
   ["PRE-01", has("results follow their calls even when the user writes after answering"), D.D3],
   ["WIRE-02", has("approval requests are found anywhere in the history"), D.D4],
   ["PRE-01", has("approval requests are found anywhere in the history"), D.K1],
-  ["PRE-08", has("five-calls-mixed-answers.yaml", "approve-by-tool-name.yaml"), D.D5],
   ["PRE-06", has("missing-tool-in-batch.yaml", "an approved call to a tool not in the toolkit", "a turn that fails validation"), D.D6],
   ["PRE-13", has("missing-tool-in-batch.yaml", "a turn that fails validation"), D.D6],
   ["CHAIN-05", has("a new message while an approval is pending", "a new message while several approvals are pending"), D.D7],
@@ -50,7 +47,6 @@ const rules = [
   ["PROV-02", has("a provider approval answered without the flag", "a provider denial answered without the flag"), D.D10],
   ["WIRE-04", has("replaying the same request", "replayed-request.yaml", "replayed-batch-request.yaml", "model-error-after-resolution.yaml"), D.D11],
   ["WIRE-01", has("a provider's denial is forwarded too", "provider-denied-local-approved.yaml", "a provider denial answered without the flag"), D.D12],
-  ["REQ-03", has("whatever finish reason the model gave"), D.D13],
   ["SEC-01", has("forged"), D.UNSIGNED],
   ["SEC-02", has("tampered", "changed after the request"), D.UNSIGNED],
 ];

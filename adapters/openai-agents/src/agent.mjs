@@ -6,11 +6,16 @@
 // state.approve / state.reject for each answer, and run(agent, state), as
 // the SDK's docs tell applications to.
 
+import { randomUUID } from "node:crypto";
+
 import { NotExpressible, CanonicalError, approvalIdOf, toCanonicalEvents, toCanonicalMessages, toInputItems } from "./items.mjs";
 import { canonicalModel } from "./canonical-model.mjs";
 import { postJSON } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
+
+// The run states a server-held adapter (--run-state server) keeps at most.
+const MAX_SERVER_STATES = 4096;
 
 // The SDK's own text for a denial without a message
 // (runner/approvalRejection.mjs, TOOL_APPROVAL_REJECTION_MESSAGE).
@@ -60,8 +65,75 @@ function settledCalls(items) {
 
 /** Runner runs turns with one installed SDK version. */
 export class Runner {
-  constructor({ sdk }) {
+  // turnLimit is what a turn that reaches maxTurns answers: "state" (the
+  // default) returns the items of MaxTurnsExceededError's run state as the
+  // turn's messages, as an application following the SDK's docs reads them
+  // (limitAnswer); "error" answers the thrown error as a turn error, the
+  // other value of that choice (adapters/certify.yaml, choices).
+  //
+  // runState is where a paused run's RunState is kept between turns:
+  // "client" (the default) sends it to the client in the turn answer's
+  // `state` and reads it back from the next request, the SDK's "along with
+  // your request"; "server" keeps it in the adapter (at most
+  // MAX_SERVER_STATES, the oldest dropped first) and sends the client only
+  // its id, the SDK's "store your serialized state in a database" (both in
+  // the human-in-the-loop guide, "Dealing with longer approval times").
+  // That choice moves SEC-02 (adapters/certify.yaml, choices).
+  constructor({ sdk, turnLimit = "state", runState = "client" }) {
     this.sdk = sdk;
+    this.turnLimit = turnLimit;
+    this.runState = runState;
+    this.states = new Map();
+  }
+
+  // stateOut is the turn answer's `state` for a run state: the state
+  // itself (client-held), or the id under which the adapter keeps it.
+  stateOut(state) {
+    const text = state.toString();
+    if (this.runState !== "server") return JSON.parse(text);
+    const id = randomUUID();
+    this.states.set(id, text);
+    while (this.states.size > MAX_SERVER_STATES) this.states.delete(this.states.keys().next().value);
+    return { runStateId: id };
+  }
+
+  // stateIn is the serialized run state a request's `state` stands for, or
+  // undefined when the adapter keeps no state under the id it names.
+  stateIn(state) {
+    if (this.runState !== "server") return JSON.stringify(state);
+    return typeof state?.runStateId === "string" ? this.states.get(state.runStateId) : undefined;
+  }
+
+  // limitAnswer is the turn answer of a run that reached its turn limit, or
+  // undefined when e is no such error (or the adapter runs with
+  // --turn-limit error). The SDK runs the calls of the last model turn it
+  // allows, then throws MaxTurnsExceededError before the next model call
+  // (@openai/agents-core dist/runner/turnPreparation.mjs l.56-62: `throw new
+  // MaxTurnsExceededError(..., state)`). Its docs say what an application
+  // does with it: run.d.ts (Runner.run): "If the maxTurns is exceeded, a
+  // MaxTurnsExceeded exception is raised unless handled"; errors.d.ts:
+  // every AgentsError carries `state?: RunState`; the Running agents guide
+  // (docs/src/content/docs/guides/running-agents.mdx, "Exceptions"): "All
+  // extend the base AgentsError class, which could provide the state
+  // property to access the current run state"; and the Results guide
+  // (results.mdx): a result's `newItems` are the run's items, "tool
+  // outputs" among them, over the state the result wraps (RunResult's
+  // constructor takes a RunState, result.d.ts). So the application reads
+  // the run's items from the error's state: the calls the run made and the
+  // results of the tools that ran, returned here as the turn's messages
+  // (the items of earlier turns of a resumed run left out, as answerOf
+  // does). The other documented way, errorHandlers.maxTurns, turns the
+  // error into a final output the application writes itself; the adapter
+  // writes no model text of its own, so it does not take it.
+  //
+  // The finish reason is tool-calls: the run stopped after a model turn
+  // that made tool calls, and the model was not called with their results
+  // (the SDK has no finish reason of its own for a run; the adapter's
+  // finish reasons are tool-calls and stop, and this run did not finish).
+  limitAnswer(e, before) {
+    const { MaxTurnsExceededError, RunResult } = this.sdk;
+    if (this.turnLimit !== "state" || !MaxTurnsExceededError || !(e instanceof MaxTurnsExceededError) || !e.state) return undefined;
+    return this.answerOf(new RunResult(e.state), before, "tool-calls");
   }
 
   model(endpoint) {
@@ -150,9 +222,13 @@ export class Runner {
     let input;
     let before = [];
     if (req.state != null) {
+      const text = this.stateIn(req.state);
+      if (text === undefined) {
+        return { error: { code: "InvalidApproval", message: `the state ${JSON.stringify(req.state)} names no run state this server keeps` } };
+      }
       let state;
       try {
-        state = await RunState.fromString(agent, JSON.stringify(req.state));
+        state = await RunState.fromString(agent, text);
       } catch (e) {
         // The SDK refuses a state whose pending call names a tool the agent
         // no longer has (UserError "Tool X not found", runState.mjs), and a
@@ -184,6 +260,8 @@ export class Runner {
         if (result.error) throw result.error;
       } catch (e) {
         if (e instanceof CanonicalError || e instanceof NotExpressible) throw e;
+        const limited = this.limitAnswer(e, before);
+        if (limited) return { ...limited, events: [...events, { type: "finish", finishReason: limited.finishReason }] };
         const error = turnError(this.sdk, e);
         return { error, events: [...events, { type: "error", code: error.code, message: error.message }] };
       }
@@ -196,7 +274,7 @@ export class Runner {
       result = await run(agent, input, options);
     } catch (e) {
       if (e instanceof CanonicalError || e instanceof NotExpressible) throw e;
-      return { error: turnError(this.sdk, e) };
+      return this.limitAnswer(e, before) ?? { error: turnError(this.sdk, e) };
     }
     return this.answerOf(result, before);
   }
@@ -262,8 +340,9 @@ export class Runner {
 
   // answerOf is the turn answer of a finished run: the messages of the items
   // the run made in this turn (a resumed run's result lists the items of
-  // the turns before too), the finish reason, and the state to resume from.
-  answerOf(result, before) {
+  // the turns before too), the finish reason (finishReason when given), and
+  // the state to resume from.
+  answerOf(result, before, finishReason) {
     const seen = new Map();
     for (const it of before) {
       const k = JSON.stringify([it.type, it.rawItem]);
@@ -279,8 +358,8 @@ export class Runner {
     const interrupted = result.interruptions?.length > 0;
     return {
       messages: toCanonicalMessages(items),
-      finishReason: interrupted ? "tool-calls" : "stop",
-      state: JSON.parse(result.state.toString()),
+      finishReason: finishReason ?? (interrupted ? "tool-calls" : "stop"),
+      state: this.stateOut(result.state),
     };
   }
 }

@@ -5,5 +5,6 @@ export {
   Agent, RunState, RunResult, Usage, run, tool, hostedMcpTool, setTracingDisabled,
   OpenAIChatCompletionsModel, OpenAIResponsesModel,
   ToolCallError, ToolTimeoutError, InvalidToolOutputError, ModelBehaviorError, ModelRefusalError, ModelTimeoutError,
+  MaxTurnsExceededError,
 } from "@openai/agents";
 export { default as OpenAI } from "openai";
