@@ -72,6 +72,10 @@ type mutant struct {
 	// RunHere: gremlins reported the mutant as not covered and
 	// mutationreport ran the suite against it.
 	RunHere bool
+	// Rejudged: the sweep's suite let the mutant live, no entry explains
+	// it, and mutationreport ran today's suite against it, which caught it
+	// (-rerun-unexplained: the suite grew since the sweep).
+	Rejudged bool
 }
 
 func (m *mutant) at() string { return fmt.Sprintf("%s:%d:%d", m.File, m.Line, m.Column) }
@@ -356,7 +360,7 @@ func abs(n int) int {
 }
 
 // counts tallies the statuses.
-type counts struct{ killed, killedHere, timedOut, lived, notCovered, notViable int }
+type counts struct{ killed, killedHere, rejudged, timedOut, lived, notCovered, notViable int }
 
 func tally(all []*mutant) counts {
 	var c counts
@@ -366,6 +370,9 @@ func tally(all []*mutant) counts {
 			c.killed++
 			if m.RunHere {
 				c.killedHere++
+			}
+			if m.Rejudged {
+				c.rejudged++
 			}
 		case timedOut:
 			c.timedOut++
@@ -421,6 +428,9 @@ func writeReport(w io.Writer, all []*mutant, src *sources, equivalentFile string
 	fmt.Fprintf(&b, "**Mutation score: %d/%d** mutants caught (%.1f%%).\n\n", caught, viable, percent(caught, viable))
 	b.WriteString("| status | mutants |\n|---|---:|\n")
 	fmt.Fprintf(&b, "| killed (a check failed or warned) | %d |\n", c.killed)
+	if c.rejudged > 0 {
+		fmt.Fprintf(&b, "| of which the sweep's suite let live and today's suite kills (judged again: `-rerun-unexplained`) | %d |\n", c.rejudged)
+	}
 	if c.killedHere > 0 {
 		fmt.Fprintf(&b, "| of which gremlins reported not covered | %d |\n", c.killedHere)
 	}
@@ -560,6 +570,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	equivalent := fs.String("equivalent", "reference/mutation-equivalent.yaml", "the equivalence file")
 	out := fs.String("out", "docs/mutation.md", "the Markdown report to write")
 	runUncovered := fs.Bool("run-uncovered", true, "run the suite against each viable mutant gremlins reports as not covered")
+	rerun := fs.Bool("rerun-unexplained", false, "run today's suite against each survivor no entry explains, before calling it unexplained (the suite grew since the sweep)")
 	timeout := fs.Duration("timeout", 5*time.Minute, "the time limit of each such run")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -630,6 +641,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	unexplained, stale := match(all, entries)
+	if *rerun && len(unexplained) > 0 {
+		rn, err := newRunner(*root, *timeout, stderr)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stderr, "mutationreport: running today's suite against the %d survivors no entry explains\n", len(unexplained))
+		for i, m := range unexplained {
+			status, err := rn.run(m)
+			if err != nil {
+				rn.close()
+				return fail(err)
+			}
+			if status != notCovered {
+				m.Status, m.Rejudged = status, true
+			}
+			fmt.Fprintf(stderr, "  %d/%d %s %s: %s\n", i+1, len(unexplained), m.at(), m.Type, strings.ToLower(m.Status))
+		}
+		rn.close()
+		for _, e := range entries {
+			e.used = false
+		}
+		for _, m := range all {
+			m.Entry = nil
+		}
+		unexplained, stale = match(all, entries)
+	}
 	var b bytes.Buffer
 	if err := writeReport(&b, all, src, *equivalent, stale); err != nil {
 		return fail(err)

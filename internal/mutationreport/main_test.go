@@ -248,3 +248,41 @@ func TestMatchKeepsIdenticalLinesApart(t *testing.T) {
 		t.Errorf("matched %d, %d, %d; want 20, 21, 40", a.Entry.line, b.Entry.line, moved.Entry.line)
 	}
 }
+
+// A survivor of the sweep that no entry explains is judged again, with
+// -rerun-unexplained, against the suite as it is today: one today's suite
+// kills counts as killed and needs no entry; one it does not stays
+// unexplained.
+func TestUnexplainedSurvivorsJudgedAgain(t *testing.T) {
+	root := fixture(t, `
+- at: p/p.go:4:17
+  mutation: CONDITIONALS_BOUNDARY
+  code: if a == b && a > 0 {
+  reason: never run; a is never 0
+`)
+	// Today's mutation test: f(1, 2) is false. a == b || a > 0 (4:12)
+	// fails it, and so does a != b on line 7 (7:11).
+	test := "//go:build mutation\n\npackage p\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {\n\tif f(1, 2) {\n\t\tt.Fatal(\"f(1, 2)\")\n\t}\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "p", "p_test.go"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-run-uncovered=false", "-root", root, "-dir", "p", "-results", filepath.Join(root, "gremlins.json"),
+		"-equivalent", filepath.Join(root, "equivalent.yaml"), "-out", filepath.Join(root, "mutation.md")}
+	var out, errs bytes.Buffer
+	if code := run(args, &out, &errs); code != 1 || !strings.Contains(out.String(), "unexplained survivor: p/p.go:4:12") {
+		t.Fatalf("without -rerun-unexplained: exit %d, want 1 naming 4:12\n%s", code, out.String())
+	}
+	out.Reset()
+	errs.Reset()
+	code := run(append([]string{"-rerun-unexplained"}, args...), &out, &errs)
+	if code != 0 {
+		t.Errorf("exit %d, want 0: today's suite kills both survivors\n%s\n%s", code, out.String(), errs.String())
+	}
+	if !strings.Contains(out.String(), "killed 3, timed out 1; lived 0, not covered 1") {
+		t.Errorf("summary: %s", out.String())
+	}
+	md, _ := os.ReadFile(filepath.Join(root, "mutation.md"))
+	if !strings.Contains(string(md), "today's suite kills (judged again: `-rerun-unexplained`) | 2 |") {
+		t.Errorf("the report does not count the survivors judged again:\n%s", md)
+	}
+}
