@@ -68,6 +68,10 @@ type Options struct {
 	// Level is the lowest check level that fails a scenario (MUST when
 	// empty); failures of lower levels are warnings, logged.
 	Level checks.Level
+	// Scenarios are more directories of YAML scenarios, run with the
+	// suite's (as conformance run --scenarios DIR): an adapter's own
+	// regression scenarios, for example.
+	Scenarios []string
 	// ExpectedFailures is a baseline file (the format of conformance run
 	// --expected-failures): the failures it lists do not fail their
 	// subtests; an entry that passes now fails the test.
@@ -223,6 +227,13 @@ func runnerOptions(tgt target.Target, opts Options) (runner.Options, func(), err
 		Level:       level,
 		Timeout:     opts.Timeout,
 		Concurrency: opts.Concurrency,
+	}
+	for _, dir := range opts.Scenarios {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return runner.Options{}, nil, fmt.Errorf("acktest: Options.Scenarios: %s is not a directory of scenarios", dir)
+		}
+		ro.ExtraScenarios = append(ro.ExtraScenarios, os.DirFS(dir))
+		ro.ExtraScenarioNames = append(ro.ExtraScenarioNames, dir)
 	}
 	if opts.GodogFormat != "" && opts.GodogOutput != nil {
 		ro.Format, ro.Output = opts.GodogFormat, opts.GodogOutput
