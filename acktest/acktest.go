@@ -407,17 +407,23 @@ const (
 	EnvExpectedFailures = "ACK_EXPECTED_FAILURES"
 	EnvReportDir        = "ACK_REPORT_DIR"
 	EnvFormats          = "ACK_FORMATS"
+	// EnvScenarios adds a directory of scenarios to Options.Scenarios.
+	EnvScenarios = "ACK_SCENARIOS"
 )
 
 // FromEnv is opts with what the environment sets in place of its fields,
 // so that CI (or the kit's certification runner) chooses them without a
 // change to the test: ACK_TAGS (Tags), ACK_EXPECTED_FAILURES
-// (ExpectedFailures), ACK_REPORT_DIR (ReportDir) and ACK_FORMATS (Formats,
+// (ExpectedFailures), ACK_REPORT_DIR (ReportDir), ACK_FORMATS (Formats,
 // comma-separated; "pretty", the summary, is the test's own log and is
-// left out). An unset or empty variable leaves its field as it is.
+// left out) and ACK_SCENARIOS (one more directory of Scenarios). An unset
+// or empty variable leaves its field as it is.
 func FromEnv(opts Options) Options {
 	if v := os.Getenv(EnvTags); v != "" {
 		opts.Tags = v
+	}
+	if v := os.Getenv(EnvScenarios); v != "" {
+		opts.Scenarios = append(opts.Scenarios[:len(opts.Scenarios):len(opts.Scenarios)], v)
 	}
 	if v := os.Getenv(EnvExpectedFailures); v != "" {
 		opts.ExpectedFailures = v

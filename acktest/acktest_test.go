@@ -247,8 +247,9 @@ func TestFromEnv(t *testing.T) {
 	t.Setenv(acktest.EnvExpectedFailures, "base.yaml")
 	t.Setenv(acktest.EnvReportDir, "")
 	t.Setenv(acktest.EnvFormats, "pretty,json, md")
-	got := acktest.FromEnv(acktest.Options{Tags: "@agent", ReportDir: "keep", Formats: []string{"html"}})
-	if got.Tags != "@PRE-01" || got.ExpectedFailures != "base.yaml" || got.ReportDir != "keep" || strings.Join(got.Formats, ",") != "json,md" {
+	t.Setenv(acktest.EnvScenarios, "/tmp/more")
+	got := acktest.FromEnv(acktest.Options{Tags: "@agent", ReportDir: "keep", Formats: []string{"html"}, Scenarios: []string{"own"}})
+	if got.Tags != "@PRE-01" || got.ExpectedFailures != "base.yaml" || got.ReportDir != "keep" || strings.Join(got.Formats, ",") != "json,md" || strings.Join(got.Scenarios, ",") != "own,/tmp/more" {
 		t.Errorf("FromEnv = %+v", got)
 	}
 }
