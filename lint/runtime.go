@@ -118,12 +118,29 @@ var Reference = Runtime{Name: "reference"}
 // (index.js:1462-1465), so the call is run with the approvals before the
 // model is called (index.js:797-800) and its result takes the
 // placeholder's place (index.js:1435-1453).
+//
+// TanStack AI's ai-client 0.22.1 line (@tanstack/ai 0.42.0, the same files)
+// differs in one state: isToolCallIncluded leaves approval-requested parts
+// out too (messages.js:92-94, used at :124-126), so an approval request
+// left unanswered is removed from the model messages, its call with it,
+// and the model is called without it (the tanstack@0.22.1-wire certification
+// shows it: in new-message-over-pending-approval.yaml, model call 2 holds
+// the free call and not the pending one). Its denied approval-responded
+// part is a denial's result in the conversion (messages.js:177-190), and
+// an approved one is run wherever it is: its placeholder is no result
+// (index.js:1037-1065), every run starts by running the calls without one
+// with the approvals of every message (index.js:279, :600-601, :641-645,
+// :885-897), and the result takes the placeholder's place
+// (index.js:1009-1030).
 var Runtimes = []Runtime{
 	Reference,
 	{Name: "vercel-ai", Version: "6.0.326", Format: transcript.UIMessages, Reads: "AI SDK UI messages",
 		RefusesAnswerBeforeUser: true, DeniedToo: true, RefusesPendingBeforeUser: true},
 	{Name: "vercel-ai", Version: "7.0.173", Format: transcript.UIMessages, Reads: "AI SDK UI messages",
 		RefusesAnswerBeforeUser: true, DropsPendingBeforeUser: true, DeniedRespondedIsResult: true},
+	{Name: "tanstack", Version: "0.22.1", Format: transcript.AGUI, Reads: "TanStack AI's messages (AG-UI RunAgentInput with parts)",
+		DeniedRespondedIsResult: true, DropsPendingBeforeUser: true, ResolvesAnswerAnywhere: true,
+		DropsIncompleteInput: []string{"awaiting-input", "input-streaming"}},
 	{Name: "tanstack", Version: "0.33.2", Format: transcript.AGUI, Reads: "TanStack AI's messages (AG-UI RunAgentInput with parts)",
 		DeniedRespondedIsResult: true, AsksAgainPendingBeforeUser: true, ResolvesAnswerAnywhere: true,
 		DropsIncompleteInput: []string{"awaiting-input", "input-streaming"}},

@@ -97,20 +97,32 @@ func TestUIPartStates(t *testing.T) {
 				{"messages[1].parts[1]", "c_no", "approval-responded", BecomesResolved},
 				{"messages[1].parts[2]", "c_st", "input-streaming", BecomesDangling},
 			}, kinds: []string{"dangling"},
-			elsewhere: [][]string{{"tanstack@0.33.2=pending-approval"}, {"tanstack@0.33.2=denial"}, {"tanstack@0.33.2=superseded"}}},
+			elsewhere: [][]string{
+				{"tanstack@0.22.1=superseded", "tanstack@0.33.2=pending-approval"},
+				{"tanstack@0.22.1=denial", "tanstack@0.33.2=denial"},
+				{"tanstack@0.22.1=superseded", "tanstack@0.33.2=superseded"}}},
 		{file: tanstackStates, runtime: "tanstack@0.33.2",
 			parts: []part{
 				{"messages[1].parts[0]", "c_wait", "approval-requested", BecomesPending},
 				{"messages[1].parts[1]", "c_no", "approval-responded", BecomesDenial},
 				{"messages[1].parts[2]", "c_st", "input-streaming", BecomesSuperseded},
 			},
-			elsewhere: [][]string{{"reference=dangling"}, {"reference=resolved"}, {"reference=dangling"}}},
+			elsewhere: [][]string{{"reference=dangling", "tanstack@0.22.1=superseded"}, {"reference=resolved"}, {"reference=dangling"}}},
+		// 0.22.1 (@tanstack/ai 0.42.0) leaves a pending approval out, its
+		// call with it.
+		{file: tanstackStates, runtime: "tanstack@0.22.1",
+			parts: []part{
+				{"messages[1].parts[0]", "c_wait", "approval-requested", BecomesSuperseded},
+				{"messages[1].parts[1]", "c_no", "approval-responded", BecomesDenial},
+				{"messages[1].parts[2]", "c_st", "input-streaming", BecomesSuperseded},
+			},
+			elsewhere: [][]string{{"reference=dangling", "tanstack@0.33.2=pending-approval"}, {"reference=resolved"}, {"reference=dangling"}}},
 		// An approval with an assistant message after it: the reference
 		// finds it unresolved; TanStack AI runs it, its result in the
 		// placeholder's place.
 		{file: tanstackAnswered, runtime: "reference",
 			parts:     []part{{"messages[1].parts[0]", "c_yes", "approval-responded", BecomesUnresolved}},
-			elsewhere: [][]string{{"tanstack@0.33.2=resolved"}}, kinds: []string{"unresolved-approval"}},
+			elsewhere: [][]string{{"tanstack@0.22.1=resolved", "tanstack@0.33.2=resolved"}}, kinds: []string{"unresolved-approval"}},
 		{file: tanstackAnswered, runtime: "tanstack@0.33.2",
 			parts:     []part{{"messages[1].parts[0]", "c_yes", "approval-responded", BecomesResolved}},
 			elsewhere: [][]string{{"reference=unresolved"}}},
@@ -186,7 +198,7 @@ func TestUIPartStates(t *testing.T) {
 
 // TestRuntimeFlag: only runtimes whose conversion is on record are taken.
 func TestRuntimeFlag(t *testing.T) {
-	for _, s := range []string{"", "reference", "vercel-ai@6.0.326", "vercel-ai@7.0.173", "tanstack@0.33.2"} {
+	for _, s := range []string{"", "reference", "vercel-ai@6.0.326", "vercel-ai@7.0.173", "tanstack@0.22.1", "tanstack@0.33.2"} {
 		if _, err := ParseRuntime(s); err != nil {
 			t.Errorf("%q: %v", s, err)
 		}
