@@ -68,6 +68,10 @@ type Options struct {
 	// Level is the lowest check level that fails a scenario (MUST when
 	// empty); failures of lower levels are warnings, logged.
 	Level checks.Level
+	// Scenarios are more directories of YAML scenarios, run with the
+	// suite's (as conformance run --scenarios DIR): an adapter's own
+	// regression scenarios, for example.
+	Scenarios []string
 	// ExpectedFailures is a baseline file (the format of conformance run
 	// --expected-failures): the failures it lists do not fail their
 	// subtests; an entry that passes now fails the test.
@@ -223,6 +227,13 @@ func runnerOptions(tgt target.Target, opts Options) (runner.Options, func(), err
 		Level:       level,
 		Timeout:     opts.Timeout,
 		Concurrency: opts.Concurrency,
+	}
+	for _, dir := range opts.Scenarios {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return runner.Options{}, nil, fmt.Errorf("acktest: Options.Scenarios: %s is not a directory of scenarios", dir)
+		}
+		ro.ExtraScenarios = append(ro.ExtraScenarios, os.DirFS(dir))
+		ro.ExtraScenarioNames = append(ro.ExtraScenarioNames, dir)
 	}
 	if opts.GodogFormat != "" && opts.GodogOutput != nil {
 		ro.Format, ro.Output = opts.GodogFormat, opts.GodogOutput
@@ -396,17 +407,23 @@ const (
 	EnvExpectedFailures = "ACK_EXPECTED_FAILURES"
 	EnvReportDir        = "ACK_REPORT_DIR"
 	EnvFormats          = "ACK_FORMATS"
+	// EnvScenarios adds a directory of scenarios to Options.Scenarios.
+	EnvScenarios = "ACK_SCENARIOS"
 )
 
 // FromEnv is opts with what the environment sets in place of its fields,
 // so that CI (or the kit's certification runner) chooses them without a
 // change to the test: ACK_TAGS (Tags), ACK_EXPECTED_FAILURES
-// (ExpectedFailures), ACK_REPORT_DIR (ReportDir) and ACK_FORMATS (Formats,
+// (ExpectedFailures), ACK_REPORT_DIR (ReportDir), ACK_FORMATS (Formats,
 // comma-separated; "pretty", the summary, is the test's own log and is
-// left out). An unset or empty variable leaves its field as it is.
+// left out) and ACK_SCENARIOS (one more directory of Scenarios). An unset
+// or empty variable leaves its field as it is.
 func FromEnv(opts Options) Options {
 	if v := os.Getenv(EnvTags); v != "" {
 		opts.Tags = v
+	}
+	if v := os.Getenv(EnvScenarios); v != "" {
+		opts.Scenarios = append(opts.Scenarios[:len(opts.Scenarios):len(opts.Scenarios)], v)
 	}
 	if v := os.Getenv(EnvExpectedFailures); v != "" {
 		opts.ExpectedFailures = v

@@ -233,6 +233,7 @@ func TestBadOptionsAreNamed(t *testing.T) {
 		{acktest.Options{Formats: []string{"pdf"}}, `Options.Formats: unknown format "pdf"`},
 		{acktest.Options{ExpectedFailures: filepath.Join(t.TempDir(), "missing.yaml")}, "missing.yaml"},
 		{acktest.Options{Tags: "@PRE-01 and"}, "and"},
+		{acktest.Options{Scenarios: []string{filepath.Join(t.TempDir(), "none")}}, "Options.Scenarios"},
 	} {
 		_, _, err := acktest.Certify(context.Background(), tgt, tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -246,8 +247,48 @@ func TestFromEnv(t *testing.T) {
 	t.Setenv(acktest.EnvExpectedFailures, "base.yaml")
 	t.Setenv(acktest.EnvReportDir, "")
 	t.Setenv(acktest.EnvFormats, "pretty,json, md")
-	got := acktest.FromEnv(acktest.Options{Tags: "@agent", ReportDir: "keep", Formats: []string{"html"}})
-	if got.Tags != "@PRE-01" || got.ExpectedFailures != "base.yaml" || got.ReportDir != "keep" || strings.Join(got.Formats, ",") != "json,md" {
+	t.Setenv(acktest.EnvScenarios, "/tmp/more")
+	got := acktest.FromEnv(acktest.Options{Tags: "@agent", ReportDir: "keep", Formats: []string{"html"}, Scenarios: []string{"own"}})
+	if got.Tags != "@PRE-01" || got.ExpectedFailures != "base.yaml" || got.ReportDir != "keep" || strings.Join(got.Formats, ",") != "json,md" || strings.Join(got.Scenarios, ",") != "own,/tmp/more" {
 		t.Errorf("FromEnv = %+v", got)
+	}
+}
+
+// TestScenariosRunBesideTheSuite: a directory of Options.Scenarios runs
+// with the suite's scenarios, as conformance run --scenarios does.
+func TestScenariosRunBesideTheSuite(t *testing.T) {
+	dir := t.TempDir()
+	const yaml = `title: An approved call runs once
+checks: [REQ-01, PRE-01]
+tags: [from-dir]
+tools:
+  - name: ship
+    approval: always
+turns:
+  - model:
+      - toolCalls:
+          - {id: s1, tool: ship, input: {to: home}}
+    say: ship it
+    expect: {approvals: [s1], check: REQ-01}
+  - model:
+      - text: Shipped.
+    approve: [s1]
+    expect: {ran: [s1], check: PRE-01}
+`
+	if err := os.WriteFile(filepath.Join(dir, "extra.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tgt := inprocess.New(reference.New(), "reference")
+	run, _, err := acktest.Certify(context.Background(), tgt, acktest.Options{Scenarios: []string{dir}, Tags: "@from-dir"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Scenarios) != 2 {
+		t.Fatalf("%d scenarios ran, want the file's two (generate, stream)", len(run.Scenarios))
+	}
+	for _, s := range run.Scenarios {
+		if !strings.HasPrefix(s.ID, "extra.yaml: ") || s.Verdict != report.Pass {
+			t.Errorf("%s: %s, want extra.yaml's scenario passing on the reference", s.ID, s.Verdict)
+		}
 	}
 }

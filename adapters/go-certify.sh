@@ -4,7 +4,8 @@
 # runs the adapter module's TestConformance (package acktest) with the
 # conformance run flags as its environment: --report DIR (ACK_REPORT_DIR),
 # --format LIST (ACK_FORMATS; pretty is the test's own log),
-# --expected-failures FILE (ACK_EXPECTED_FAILURES), --tags EXPR (ACK_TAGS);
+# --expected-failures FILE (ACK_EXPECTED_FAILURES), --tags EXPR (ACK_TAGS),
+# --scenarios DIR (ACK_SCENARIOS: one more directory of scenarios);
 # the adapter flag --model-api API becomes ACK_MODEL_API (wire, canonical).
 set -euo pipefail
 usage() {
@@ -26,13 +27,14 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   esac
 done
 [ "${1:-}" = "--" ] && shift
-report="" formats="" baseline="" tags=""
+report="" formats="" baseline="" tags="" scenarios=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --report) report="$2"; shift 2 ;;
     --format) formats="$2"; shift 2 ;;
     --expected-failures) baseline="$2"; shift 2 ;;
     --tags) tags="$2"; shift 2 ;;
+    --scenarios) scenarios="$2"; shift 2 ;;
     --progress) shift 2 ;;
     *) echo "certify.sh: conformance flag $1 has no acktest option" >&2; exit 2 ;;
   esac
@@ -44,7 +46,7 @@ if [ "$pinned" != "$version" ]; then
 fi
 cd "$dir"
 set +e
-ACK_MODEL_API="$model_api" ACK_REPORT_DIR="$report" ACK_FORMATS="${formats#pretty,}" ACK_EXPECTED_FAILURES="$baseline" ACK_TAGS="$tags" \
+ACK_MODEL_API="$model_api" ACK_REPORT_DIR="$report" ACK_FORMATS="${formats#pretty,}" ACK_EXPECTED_FAILURES="$baseline" ACK_TAGS="$tags" ACK_SCENARIOS="$scenarios" \
   GOFLAGS=-mod=mod go test -count=1 -timeout 15m -run '^TestConformance$' -v . | grep -v -E '^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP))'
 code=${PIPESTATUS[0]}
 set -e

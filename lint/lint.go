@@ -222,7 +222,7 @@ func Read(r io.Reader, opts Options) (*Result, error) {
 			}
 			if parts[0].Runtime != opts.Runtime.String() {
 				res.Notes = append(res.Notes, Note{Request: req.N, Offset: target.Offset,
-					Text: fmt.Sprintf("%s converts AI SDK UI messages only: these %s are converted as the reference does", opts.Runtime, target.Format.Describe())})
+					Text: fmt.Sprintf("%s converts %s only: these %s are converted as the reference does", opts.Runtime, opts.Runtime.Reads, target.Format.Describe())})
 			}
 			res.Parts = append(res.Parts, parts...)
 		}

@@ -29,6 +29,9 @@ import (
 const (
 	certified = "../reports/certified/vercel-ai@7.0.173-wire"
 	d4        = "pre_resolution.feature: approval requests are found anywhere in the history (generate)"
+	// committedScenario is the scenario the certification runs against
+	// the SDK after its suite (docs/transcripts.md, step 4).
+	committedScenario = "../adapters/vercel-ai/regressions/vercel-ai-7-result-after-a-later-assistant-message.yaml"
 )
 
 // TestReproduceCertifiedDefect: the certification's journal shows the
@@ -98,6 +101,15 @@ func TestReproduceCertifiedDefect(t *testing.T) {
 	}
 	if !bytes.Contains(yaml, []byte("checks: [WIRE-02]")) {
 		t.Fatalf("the scenario does not assert WIRE-02:\n%s", yaml)
+	}
+	// The committed copy, which make certify-check runs against the SDK
+	// (adapters/certify.yaml, regressions), is the one written here.
+	committed, err := os.ReadFile(committedScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(committed, yaml) {
+		t.Errorf("%s is not what from-transcript writes from the journal now:\n%s", committedScenario, yaml)
 	}
 	m, err := mutants.Lookup("no-result-placement")
 	if err != nil {

@@ -72,13 +72,13 @@ const dangling = ", which the provider refuses in a prompt (the reference runtim
 type uiContext struct {
 	laterUser, laterAssistant, later bool
 	duplicateOf                      string
-	aiSDK                            bool // AI SDK UI messages: the AI SDK runtimes apply
+	format                           transcript.Format // the runtimes that read it apply
 }
 
 // verdict says what a runtime makes of a part.
 func verdict(rt Runtime, p transcript.UIPart, c uiContext) (becomes, detail string) {
-	if !c.aiSDK && rt.Name != Reference.Name {
-		rt = Reference // the AI SDK's conversion reads AI SDK UI messages only
+	if !rt.reads(c.format) {
+		rt = Reference // an SDK's conversion reads its own UI messages only
 	}
 	if c.duplicateOf != "" {
 		return BecomesDuplicate, fmt.Sprintf("call id %s is already used by %s: the history holds one call twice, and the reference chat server refuses it (tool call id %q is used by two calls)", p.ToolCallID, c.duplicateOf, p.ToolCallID)
@@ -102,6 +102,8 @@ func verdict(rt Runtime, p transcript.UIPart, c uiContext) (becomes, detail stri
 			return BecomesProvider, "the provider's own approval, answered (" + decision + "): forwarded to the provider"
 		case rt.DeniedRespondedIsResult && !p.Approved:
 			return BecomesDenial, "the conversion gives the denied call its denial's result"
+		case c.laterAssistant && rt.ResolvesAnswerAnywhere:
+			return BecomesResolved, fmt.Sprintf("%s, with an assistant message after the answer: %s's conversion puts the answer's placeholder result next to the call, and the run acts on it before it calls the model (the call's result takes the placeholder's place)", decision, rt)
 		case c.laterAssistant:
 			return BecomesUnresolved, fmt.Sprintf("%s, but an assistant message comes after the answer: the model was called without the call's result", decision)
 		case c.laterUser && rt.RefusesAnswerBeforeUser && (p.Approved || rt.DeniedToo):
@@ -116,6 +118,10 @@ func verdict(rt Runtime, p transcript.UIPart, c uiContext) (becomes, detail stri
 		return BecomesProvider, "a provider-executed call: the provider answers it"
 	case p.ApprovalID != "" && !c.later:
 		return BecomesPending, "waiting for the user's answer: the history ends on it, and nothing goes to the model until it is answered"
+	case p.ApprovalID != "" && c.laterUser && rt.AsksAgainPendingBeforeUser:
+		return BecomesPending, fmt.Sprintf("unanswered before a later user message: %s keeps the call, finds it without a result when the run starts, and asks for its approval again without calling the model", rt)
+	case p.ApprovalID == "" && rt.dropsIncomplete(p.State):
+		return BecomesSuperseded, fmt.Sprintf("state %s: the input is not complete, and %s leaves the part out of the model messages, call included", p.State, rt)
 	case p.ApprovalID != "" && c.laterUser && rt.DropsPendingBeforeUser:
 		return BecomesSuperseded, fmt.Sprintf("unanswered before a later user message: %s removes it, call included, before the model sees the history", rt)
 	case p.ApprovalID != "" && c.laterUser && rt.RefusesPendingBeforeUser:
@@ -147,17 +153,17 @@ func uiParts(req *transcript.Request, rt Runtime) ([]PartVerdict, []Finding) {
 			lastAssistant = max(lastAssistant, m.Source)
 		}
 	}
-	aiSDK := req.Format == transcript.UIMessages
-	if !aiSDK {
-		rt = Reference // the AI SDK's conversion reads AI SDK UI messages only
+	if !rt.reads(req.Format) {
+		rt = Reference // an SDK's conversion reads its own UI messages only
 	}
 	first := map[string]string{}
 	remove := map[string]bool{}
 	denied := map[string]bool{}
+	ran := map[string]bool{}
 	var out []PartVerdict
 	var findings []Finding
 	for _, p := range req.Parts {
-		c := uiContext{laterUser: lastUser > p.Source, laterAssistant: lastAssistant > p.Source, later: last > p.Source, aiSDK: aiSDK}
+		c := uiContext{laterUser: lastUser > p.Source, laterAssistant: lastAssistant > p.Source, later: last > p.Source, format: req.Format}
 		path := p.Path(req)
 		if prev, seen := first[p.ToolCallID]; seen {
 			c.duplicateOf = prev
@@ -167,9 +173,9 @@ func uiParts(req *transcript.Request, rt Runtime) ([]PartVerdict, []Finding) {
 		becomes, detail := verdict(rt, p, c)
 		v := PartVerdict{Request: req.N, Message: p.Source, Part: p.Part, Path: path, ToolCallID: p.ToolCallID, ToolName: p.ToolName,
 			State: p.State, Runtime: rt.String(), Becomes: becomes, Detail: detail, Offset: p.Offset}
-		if aiSDK {
+		if req.Format == transcript.UIMessages || req.Format == transcript.AGUI {
 			for _, other := range Runtimes {
-				if other.String() == rt.String() {
+				if other.String() == rt.String() || !other.reads(req.Format) {
 					continue
 				}
 				if b, d := verdict(other, p, c); b != becomes {
@@ -178,6 +184,12 @@ func uiParts(req *transcript.Request, rt Runtime) ([]PartVerdict, []Finding) {
 			}
 		}
 		out = append(out, v)
+		switch {
+		case becomes == BecomesPending && c.later:
+			// Asked again before the model is called: the model never
+			// sees the call while it waits.
+			remove[p.ToolCallID] = true
+		}
 		switch becomes {
 		case BecomesSuperseded:
 			remove[p.ToolCallID] = true
@@ -199,17 +211,23 @@ func uiParts(req *transcript.Request, rt Runtime) ([]PartVerdict, []Finding) {
 			if p.Became == model.PartToolApprovalResponse {
 				denied[p.ToolCallID] = true
 			}
+		case BecomesResolved:
+			if p.Became == model.PartToolApprovalResponse && c.laterAssistant && rt.ResolvesAnswerAnywhere {
+				ran[p.ToolCallID] = true
+			}
 		}
 	}
-	if len(remove) > 0 || len(denied) > 0 {
-		convert(req, remove, denied)
+	if len(remove) > 0 || len(denied) > 0 || len(ran) > 0 {
+		convert(req, remove, denied, ran)
 	}
 	return out, findings
 }
 
 // convert applies a runtime's conversion to the history: calls removed
-// (with their approval parts and results), denials answered by a result.
-func convert(req *transcript.Request, remove, denied map[string]bool) {
+// (with their approval parts and results), denials answered by a result,
+// approvals the runtime acts on wherever they are given the result of the
+// run in their place.
+func convert(req *transcript.Request, remove, denied, ran map[string]bool) {
 	for i := range req.Messages {
 		m := &req.Messages[i]
 		kept := m.Content[:0:0]
@@ -219,6 +237,9 @@ func convert(req *transcript.Request, remove, denied map[string]bool) {
 			}
 			if p.Type == model.PartToolApprovalResponse && denied[p.ToolCallID] {
 				p = model.ToolResult(p.ToolCallID, req.Names[p.ToolCallID], model.DeniedOutput(p.Reason))
+			}
+			if p.Type == model.PartToolApprovalResponse && ran[p.ToolCallID] {
+				p = model.ToolResult(p.ToolCallID, req.Names[p.ToolCallID], model.JSONOutput([]byte(`{"ran":"before the model call"}`)))
 			}
 			kept = append(kept, p)
 		}

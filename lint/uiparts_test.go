@@ -19,6 +19,8 @@ type part struct{ path, id, state, becomes string }
 func TestUIPartStates(t *testing.T) {
 	const pending = "ui-messages/runtime-pending-and-denial-then-user-message.json"
 	const answered = "ui-messages/runtime-answer-then-user-message.json"
+	const tanstackStates = "ag-ui/runtime-tanstack-pending-denied-streaming-then-user.json"
+	const tanstackAnswered = "ag-ui/runtime-tanstack-answer-then-assistant.json"
 	cases := []struct {
 		file, runtime string
 		parts         []part
@@ -86,6 +88,44 @@ func TestUIPartStates(t *testing.T) {
 			parts: []part{{"[1].toolInvocations[0]", "call_o", "result", BecomesResult}}},
 		{file: "ag-ui/clean-legacy-parts.json", runtime: "vercel-ai@6.0.326",
 			parts: []part{{"messages[1].parts[0]", "call_A", "approval-responded", BecomesResolved}}},
+		// TanStack AI 0.33.2 (@tanstack/ai 0.58.0): a pending approval
+		// before a user message is asked again, a denial is a result in the
+		// conversion, a part whose input is still streaming is left out.
+		{file: tanstackStates, runtime: "reference",
+			parts: []part{
+				{"messages[1].parts[0]", "c_wait", "approval-requested", BecomesDangling},
+				{"messages[1].parts[1]", "c_no", "approval-responded", BecomesResolved},
+				{"messages[1].parts[2]", "c_st", "input-streaming", BecomesDangling},
+			}, kinds: []string{"dangling"},
+			elsewhere: [][]string{
+				{"tanstack@0.22.1=superseded", "tanstack@0.33.2=pending-approval"},
+				{"tanstack@0.22.1=denial", "tanstack@0.33.2=denial"},
+				{"tanstack@0.22.1=superseded", "tanstack@0.33.2=superseded"}}},
+		{file: tanstackStates, runtime: "tanstack@0.33.2",
+			parts: []part{
+				{"messages[1].parts[0]", "c_wait", "approval-requested", BecomesPending},
+				{"messages[1].parts[1]", "c_no", "approval-responded", BecomesDenial},
+				{"messages[1].parts[2]", "c_st", "input-streaming", BecomesSuperseded},
+			},
+			elsewhere: [][]string{{"reference=dangling", "tanstack@0.22.1=superseded"}, {"reference=resolved"}, {"reference=dangling"}}},
+		// 0.22.1 (@tanstack/ai 0.42.0) leaves a pending approval out, its
+		// call with it.
+		{file: tanstackStates, runtime: "tanstack@0.22.1",
+			parts: []part{
+				{"messages[1].parts[0]", "c_wait", "approval-requested", BecomesSuperseded},
+				{"messages[1].parts[1]", "c_no", "approval-responded", BecomesDenial},
+				{"messages[1].parts[2]", "c_st", "input-streaming", BecomesSuperseded},
+			},
+			elsewhere: [][]string{{"reference=dangling", "tanstack@0.33.2=pending-approval"}, {"reference=resolved"}, {"reference=dangling"}}},
+		// An approval with an assistant message after it: the reference
+		// finds it unresolved; TanStack AI runs it, its result in the
+		// placeholder's place.
+		{file: tanstackAnswered, runtime: "reference",
+			parts:     []part{{"messages[1].parts[0]", "c_yes", "approval-responded", BecomesUnresolved}},
+			elsewhere: [][]string{{"tanstack@0.22.1=resolved", "tanstack@0.33.2=resolved"}}, kinds: []string{"unresolved-approval"}},
+		{file: tanstackAnswered, runtime: "tanstack@0.33.2",
+			parts:     []part{{"messages[1].parts[0]", "c_yes", "approval-responded", BecomesResolved}},
+			elsewhere: [][]string{{"reference=unresolved"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.file+"@"+c.runtime, func(t *testing.T) {
@@ -101,7 +141,7 @@ func TestUIPartStates(t *testing.T) {
 				t.Fatalf("%d parts, want %d", len(res.Parts), len(c.parts))
 			}
 			runtime := c.runtime
-			if strings.HasPrefix(c.file, "ag-ui/") {
+			if strings.HasPrefix(c.file, "ag-ui/") && !strings.HasPrefix(c.runtime, "tanstack@") && c.runtime != "reference" {
 				runtime = "reference" // the AI SDK's conversion reads AI SDK UI messages only
 				if len(res.Notes) == 0 || !strings.Contains(res.Notes[len(res.Notes)-1].Text, "converts AI SDK UI messages only") {
 					t.Errorf("no note that %s does not convert TanStack AI's parts: %+v", c.runtime, res.Notes)
@@ -158,12 +198,12 @@ func TestUIPartStates(t *testing.T) {
 
 // TestRuntimeFlag: only runtimes whose conversion is on record are taken.
 func TestRuntimeFlag(t *testing.T) {
-	for _, s := range []string{"", "reference", "vercel-ai@6.0.326", "vercel-ai@7.0.173"} {
+	for _, s := range []string{"", "reference", "vercel-ai@6.0.326", "vercel-ai@7.0.173", "tanstack@0.22.1", "tanstack@0.33.2"} {
 		if _, err := ParseRuntime(s); err != nil {
 			t.Errorf("%q: %v", s, err)
 		}
 	}
-	for _, s := range []string{"vercel-ai", "vercel-ai@5.0.0", "mastra@1.71.0"} {
+	for _, s := range []string{"vercel-ai", "vercel-ai@5.0.0", "mastra@1.71.0", "tanstack@0.4.5"} {
 		if _, err := ParseRuntime(s); err == nil || !strings.Contains(err.Error(), "vercel-ai@7.0.173") {
 			t.Errorf("%q: %v, want an error listing the known runtimes", s, err)
 		}

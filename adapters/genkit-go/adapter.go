@@ -19,8 +19,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/firebase/genkit/go/genkit"
@@ -189,15 +191,26 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 		ai.WithModel(t.model),
 		ai.WithMessages(history...),
 		ai.WithTools(tools...),
-		ai.WithUse(&middleware.ToolApproval{AllowedTools: allowed}, callRef{}),
+		// callRef outermost: every tool run Genkit starts passes through
+		// its WrapTool, the ones ToolApproval interrupts too.
+		ai.WithUse(callRef{}, &middleware.ToolApproval{AllowedTools: allowed}),
 	}
+	rec := &recorder{maxTurns: defaultMaxTurns, tools: map[string]bool{}}
+	for _, spec := range req.Tools {
+		if req.Toolkit == target.ToolkitProvided {
+			rec.tools[spec.Name] = true
+		}
+	}
+	rec.lookup = func(name string) bool { return rec.tools[name] || genkit.LookupTool(t.g, name) != nil }
 	switch {
 	case req.Options.MaxSteps == 1:
 		return turnError(target.CodeNotExpressible, errors.New("options.maxSteps 1: Genkit's WithMaxTurns bounds the tool-call iterations after the first model call, and 0 means its default")), nil
 	case req.Options.MaxSteps > 1:
 		// MaxTurns counts the model calls after the first.
 		opts = append(opts, ai.WithMaxTurns(req.Options.MaxSteps-1))
+		rec.maxTurns = req.Options.MaxSteps - 1
 	}
+	rec.resumeRuns = resumeRuns(history, restarts, responds, rec.lookup)
 	if len(restarts) > 0 {
 		opts = append(opts, ai.WithToolRestarts(restarts...))
 	}
@@ -209,11 +222,16 @@ func (t *Target) Turn(ctx context.Context, req *target.TurnRequest) (*target.Tur
 		// laid out from the messages it returns.
 		opts = append(opts, ai.WithStreaming(func(context.Context, *ai.ModelResponseChunk) error { return nil }))
 	}
-	rec := &recorder{}
 	gctx := context.WithValue(ctx, recorderKey{}, rec)
 	gctx = context.WithValue(gctx, modelKey{}, req.Model.Local)
 	gctx = context.WithValue(gctx, baseURLKey{}, req.Model.BaseURL)
 	resp, err := genkit.Generate(gctx, t.g, opts...)
+	// Generate may return while tool runs it started go on (FINDINGS.md,
+	// G6): the turn ends when they have, so that a run belongs to the turn
+	// whose Generate started it, whatever the scheduling.
+	if werr := rec.wait(ctx, strayRunWait); werr != nil {
+		return nil, werr
+	}
 	if err != nil {
 		code := "Other"
 		switch {
@@ -280,11 +298,117 @@ type callRef struct{}
 
 type recorderKey struct{}
 
-// recorder holds the messages of the last model request of a Generate.
+// recorder holds the messages of the last model request of a Generate,
+// and counts the tool runs Genkit starts in it and those that ended.
+//
+// Genkit runs each tool request of a step, and each request of a resume,
+// in a goroutine of its own and returns on the first error it reads while
+// the others go on (ai/generate.go l.976-1021 and l.1024-1032 for a step,
+// l.1529-1560 for a resume; module github.com/firebase/genkit/go@v1.7.0):
+// whether a sibling's run ends before Generate returns is up to the
+// scheduler. Genkit has no option to run a step's tools one after another
+// (WrapTool "may be called concurrently", ai/middleware.go l.41-43), so the
+// adapter waits for every run Genkit started before it answers the turn.
+// The runs are known in advance from the code that starts them: in a
+// step, one per tool request whose tool Genkit finds (l.976-983), when the
+// step is within the turn limit (l.465-471); in a resume, one per
+// interrupted request with a restart and no response and no pending output
+// (handleResumedToolRequest, l.1371-1382, l.1387-1390, l.1429-1435).
 type recorder struct {
 	mu   sync.Mutex
 	last []*ai.Message
+
+	tools      map[string]bool
+	lookup     func(name string) bool
+	maxTurns   int
+	resumeRuns int
+	expected   int
+	ended      int
+	idle       chan struct{}
 }
+
+// defaultMaxTurns is Genkit's turn limit when none is set (ai/generate.go
+// l.278-279).
+const defaultMaxTurns = 5
+
+// strayRunWait bounds the wait for the tool runs a Generate started.
+const strayRunWait = 30 * time.Second
+
+// expect counts n more tool runs that Genkit will start.
+func (r *recorder) expect(n int) {
+	r.mu.Lock()
+	r.expected += n
+	r.mu.Unlock()
+}
+
+// end counts a tool run that ended.
+func (r *recorder) end() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ended++
+	if r.idle != nil && r.ended >= r.expected {
+		close(r.idle)
+		r.idle = nil
+	}
+}
+
+// wait returns when every tool run Genkit started has ended, or an error
+// after d.
+func (r *recorder) wait(ctx context.Context, d time.Duration) error {
+	r.mu.Lock()
+	if r.ended >= r.expected {
+		r.mu.Unlock()
+		return nil
+	}
+	idle := make(chan struct{})
+	r.idle = idle
+	expected, ended := r.expected, r.ended
+	r.mu.Unlock()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-idle:
+		return nil
+	case <-timer.C:
+		return fmt.Errorf("genkit-go adapter: %d of the %d tool runs Genkit started in this turn did not end within %s", expected-ended, expected, d)
+	case <-ctx.Done():
+		return fmt.Errorf("genkit-go adapter: waiting for the tool runs Genkit started: %w", ctx.Err())
+	}
+}
+
+// resumeRuns is the number of tool runs a resume starts: one per tool
+// request of the last model message with no pending output
+// (ai/generate.go l.1371-1382), no response (l.1387-1390) and a restart
+// whose tool Genkit finds (l.1429-1435).
+func resumeRuns(history []*ai.Message, restarts, responds []*ai.Part, found func(string) bool) int {
+	if len(restarts) == 0 || len(history) == 0 {
+		return 0
+	}
+	last := history[len(history)-1]
+	n := 0
+	for _, p := range last.Content {
+		if !p.IsToolRequest() {
+			continue
+		}
+		if _, pending := p.Metadata["pendingOutput"]; pending {
+			continue
+		}
+		if slices.ContainsFunc(responds, func(r *ai.Part) bool {
+			return r.ToolResponse != nil && r.ToolResponse.Name == p.ToolRequest.Name && r.ToolResponse.Ref == p.ToolRequest.Ref
+		}) {
+			continue
+		}
+		i := slices.IndexFunc(restarts, func(r *ai.Part) bool {
+			return r.ToolRequest != nil && r.ToolRequest.Name == p.ToolRequest.Name && r.ToolRequest.Ref == p.ToolRequest.Ref
+		})
+		if i >= 0 && found(restarts[i].ToolRequest.Name) {
+			n++
+		}
+	}
+	return n
+}
+
+type iterationKey struct{}
 
 // Name implements ai.Middleware.
 func (callRef) Name() string { return "ack/callRef" }
@@ -292,16 +416,44 @@ func (callRef) Name() string { return "ack/callRef" }
 // New implements ai.Middleware.
 func (callRef) New(context.Context) (*ai.Hooks, error) {
 	return &ai.Hooks{
+		WrapGenerate: func(ctx context.Context, p *ai.GenerateParams, next ai.GenerateNext) (*ai.ModelResponse, error) {
+			if rec, ok := ctx.Value(recorderKey{}).(*recorder); ok && p.Iteration == 0 {
+				// The resume runs first thing in iteration 0
+				// (ai/generate.go l.409-410).
+				rec.expect(rec.resumeRuns)
+			}
+			return next(context.WithValue(ctx, iterationKey{}, p.Iteration), p)
+		},
 		WrapTool: func(ctx context.Context, p *ai.ToolParams, next ai.ToolNext) (*ai.MultipartToolResponse, error) {
+			if rec, ok := ctx.Value(recorderKey{}).(*recorder); ok {
+				defer rec.end()
+			}
 			return next(context.WithValue(ctx, refKey{}, p.Request.Ref), p)
 		},
 		WrapModel: func(ctx context.Context, p *ai.ModelParams, next ai.ModelNext) (*ai.ModelResponse, error) {
-			if rec, ok := ctx.Value(recorderKey{}).(*recorder); ok && p.Request != nil {
+			rec, ok := ctx.Value(recorderKey{}).(*recorder)
+			if ok && p.Request != nil {
 				rec.mu.Lock()
 				rec.last = append([]*ai.Message(nil), p.Request.Messages...)
 				rec.mu.Unlock()
 			}
-			return next(ctx, p)
+			resp, err := next(ctx, p)
+			if ok && err == nil && resp != nil && resp.Message != nil {
+				// The step's tools run when the step is within the turn
+				// limit (ai/generate.go l.469-474): one run per request
+				// whose tool Genkit finds (l.976-983).
+				iteration, _ := ctx.Value(iterationKey{}).(int)
+				if iteration+1 <= rec.maxTurns {
+					n := 0
+					for _, part := range resp.Message.Content {
+						if part.IsToolRequest() && rec.lookup(part.ToolRequest.Name) {
+							n++
+						}
+					}
+					rec.expect(n)
+				}
+			}
+			return resp, err
 		},
 	}, nil
 }

@@ -20,7 +20,7 @@ func cmdLint(_ context.Context, args []string, stdout, stderr io.Writer) (int, e
 	format := fs.String("format", "text", "output: text or json (docs/schemas/lint.schema.json)")
 	input := fs.String("input-format", "auto", "the files' format: auto, canonical, openai-chat, openai-responses, anthropic-messages, ui-messages, ag-ui, ag-ui-events, journal, langchain, gemini")
 	profile := fs.String("provider", "openai-chat", "the provider whose rules apply to conversations that have none of their own (canonical, UI messages, AG-UI, LangChain, Gemini, journaled prompts): openai-chat, openai-responses, anthropic-messages")
-	runtime := fs.String("runtime", "reference", "the chat server whose conversion of UI messages applies: reference, vercel-ai@6.0.326, vercel-ai@7.0.173 (docs/transcripts.md)")
+	runtime := fs.String("runtime", "reference", "the chat server whose conversion of UI messages applies: reference, vercel-ai@6.0.326, vercel-ai@7.0.173, tanstack@0.22.1, tanstack@0.33.2 (docs/transcripts.md)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: conformance lint [--format text|json] [--input-format F] [--provider P] [--runtime NAME@VERSION] FILE... (- for stdin)\n\n")
 		fs.PrintDefaults()

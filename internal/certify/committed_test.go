@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -121,4 +122,50 @@ func firstDiffLine(a, b string) int {
 		}
 	}
 	return min(len(la), len(lb)) + 1
+}
+
+// TestCommittedRegressions: each certification's regression scenarios load,
+// are tagged regression (the runner selects them by that tag), and their
+// baseline names only scenarios of their directory.
+func TestCommittedRegressions(t *testing.T) {
+	m, err := LoadManifest(filepath.Join(repoRoot, repoManifest), filepath.Join(repoRoot, repoAdaptersDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range m.Certifications {
+		r := c.Regressions
+		if r == nil {
+			continue
+		}
+		t.Run(c.ID(), func(t *testing.T) {
+			dir := filepath.Join(repoRoot, r.Scenarios)
+			listed, err := runner.List(runner.Options{NoFeatures: true, NoScenarios: true,
+				ExtraScenarios: []fs.FS{os.DirFS(dir)}, ExtraScenarioNames: []string{r.Scenarios}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(listed) == 0 {
+				t.Fatalf("%s holds no scenario", r.Scenarios)
+			}
+			ids := map[string]bool{}
+			for _, l := range listed {
+				ids[l.ID] = true
+				if !strings.Contains(" "+strings.Join(l.Tags, " ")+" ", " @regression ") {
+					t.Errorf("%s: not tagged regression (tags %v): the regression run leaves it out", l.ID, l.Tags)
+				}
+			}
+			base, err := baseline.Load(filepath.Join(repoRoot, r.ExpectedFailures))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(base.Entries) == 0 {
+				t.Errorf("%s lists no failure: a regression scenario reproduces a defect", r.ExpectedFailures)
+			}
+			for _, e := range base.Entries {
+				if !ids[e.Scenario] {
+					t.Errorf("%s:%d: %q is no scenario of %s", r.ExpectedFailures, e.Line, e.Scenario, r.Scenarios)
+				}
+			}
+		})
+	}
 }

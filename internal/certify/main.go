@@ -202,6 +202,13 @@ func certify(ctx context.Context, o options, c Certification, stdout, stderr io.
 	case code == 2:
 		problems = append(problems, "the run exited 2 (a harness error)")
 	}
+	if c.Regressions != nil {
+		more, err := regressions(ctx, o, c, stdout, stderr)
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, more...)
+	}
 
 	if o.check {
 		committed, err := report.ReadJSON(filepath.Join(dir, "report.json"))
@@ -239,6 +246,58 @@ func certify(ctx context.Context, o options, c Certification, stdout, stderr io.
 		return nil, err
 	}
 	fmt.Fprintf(stdout, "published %s\n", dir)
+	return problems, nil
+}
+
+// regressions runs a certification's regression scenarios against its
+// SDK, through the same certify.sh, with their own baseline: it returns
+// what is wrong (a reproduced defect that no longer fails as its baseline
+// says, a failure it does not list, no scenario run at all). Their report
+// is not published: the certification's report is the suite's.
+func regressions(ctx context.Context, o options, c Certification, stdout, stderr io.Writer) (problems []string, err error) {
+	r := c.Regressions
+	dir, err := filepath.Abs(r.Scenarios)
+	if err != nil {
+		return nil, err
+	}
+	base, err := filepath.Abs(r.ExpectedFailures)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s: regressions.scenarios: %s is not a directory", c.ID(), r.Scenarios)
+	}
+	if !fileExists(base) {
+		return nil, fmt.Errorf("%s: regressions.expectedFailures: %s: missing", c.ID(), r.ExpectedFailures)
+	}
+	tmp, err := os.MkdirTemp("", "certify-"+c.ID()+"-regressions-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	fmt.Fprintf(stdout, "\n== %s: regression scenarios of %s (%s)\n", c.ID(), r.Scenarios, r.About)
+	runFlags := []string{"--report", tmp, "--format", "pretty,json", "--progress", "never",
+		"--scenarios", dir, "--tags", "@regression", "--expected-failures", base}
+	args := append([]string{filepath.Join(o.adapters, c.Adapter, "certify.sh"), c.Version}, c.AdapterFlags...)
+	args = append(append(args, "--"), runFlags...)
+	code, err := runScript(ctx, o.timeout, args, stdout, stderr)
+	if err != nil {
+		return nil, err
+	}
+	found, _ := filepath.Glob(filepath.Join(tmp, "*", "*", "report.json"))
+	if len(found) != 1 {
+		return nil, fmt.Errorf("certify.sh exited %d and wrote %d reports of the regression scenarios (want 1)", code, len(found))
+	}
+	fresh, err := report.ReadJSON(found[0])
+	if err != nil {
+		return nil, err
+	}
+	if len(fresh.Scenarios) == 0 {
+		problems = append(problems, fmt.Sprintf("no regression scenario of %s ran (are they tagged regression?)", r.Scenarios))
+	}
+	if code != 0 {
+		problems = append(problems, fmt.Sprintf("the regression scenarios of %s do not hold their baseline %s (exit %d; see UNEXPECTED and STALE above)", r.Scenarios, r.ExpectedFailures, code))
+	}
 	return problems, nil
 }
 

@@ -42,6 +42,7 @@ func TestManifestReadsEveryField(t *testing.T) {
       - {check: ERR-01, reason: the kit reads DEN-01's rule}
     choices:
       - {choice: step limit, value: "5", moves: [REQ-01, REQ-06], why: the docs loop}
+    regressions: {scenarios: adapters/tanstack/regressions, expectedFailures: r.yaml, about: T1}
   - adapter: tanstack
     version: 0.4.5
 `), adapters)
@@ -61,6 +62,12 @@ func TestManifestReadsEveryField(t *testing.T) {
 	if len(c.Choices) != 1 || c.Choices[0].Value != "5" || strings.Join(c.Choices[0].Moves, " ") != "REQ-01 REQ-06" || c.Choices[0].Why != "the docs loop" {
 		t.Errorf("choices: %+v", c.Choices)
 	}
+	if r := c.Regressions; r == nil || r.Scenarios != "adapters/tanstack/regressions" || r.ExpectedFailures != "r.yaml" || r.About != "T1" {
+		t.Errorf("regressions: %+v", c.Regressions)
+	}
+	if m.Certifications[1].Regressions != nil {
+		t.Errorf("a certification without regressions has %+v", m.Certifications[1].Regressions)
+	}
 	if id := m.Certifications[1].ID(); id != "tanstack@0.4.5" {
 		t.Errorf("a certification without a path is %s, want tanstack@0.4.5", id)
 	}
@@ -69,22 +76,25 @@ func TestManifestReadsEveryField(t *testing.T) {
 func TestManifestErrorsNameTheLine(t *testing.T) {
 	adapters := adaptersWith(t, "tanstack")
 	for name, tc := range map[string]struct{ doc, want string }{
-		"unknown field":     {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    verison: 2\n", "line 4: field verison not found"},
-		"no adapter":        {"certifications:\n  - version: 1.0.0\n", "certify.yaml:2: certifications[0].adapter"},
-		"no certify.sh":     {"certifications:\n  - adapter: effect\n    version: 1.0.0\n", "certify.yaml:2: certifications[0].adapter: " + filepath.Join(adapters, "effect") + " has no certify.sh"},
-		"bad version":       {"certifications:\n  - adapter: tanstack\n    version: ../x\n", "certifications[0].version"},
-		"bad path":          {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    path: Wire Path\n", "certifications[0].path"},
-		"bad tags":          {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    tags: \"@agent and\"\n", "certifications[0].tags"},
-		"dash dash":         {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    adapterFlags: [--, --tags]\n", "adapterFlags[0]"},
-		"duplicate":         {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n  - adapter: tanstack\n    version: 1.0.0\n", "certify.yaml:4: certifications[1]: tanstack@1.0.0 is already listed on line 2"},
-		"unknown held":      {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    held: [{check: XYZ-01, reason: r}]\n", "held[0].check: unknown check"},
-		"held, no why":      {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    held: [{check: ERR-01}]\n", "held[0].reason"},
-		"choice, no why":    {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, value: v, moves: [REQ-01]}]\n", "certify.yaml:2: certifications[0].choices[0].why"},
-		"choice, no moves":  {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, value: v, why: w}]\n", "choices[0].moves"},
-		"choice, bad check": {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, value: v, moves: [XYZ-01], why: w}]\n", "choices[0].moves[0]: unknown check"},
-		"choice, no value":  {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, moves: [REQ-01], why: w}]\n", "choices[0].value"},
-		"empty":             {"", "empty"},
-		"no entries":        {"certifications: []\n", "no entry"},
+		"unknown field":            {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    verison: 2\n", "line 4: field verison not found"},
+		"no adapter":               {"certifications:\n  - version: 1.0.0\n", "certify.yaml:2: certifications[0].adapter"},
+		"no certify.sh":            {"certifications:\n  - adapter: effect\n    version: 1.0.0\n", "certify.yaml:2: certifications[0].adapter: " + filepath.Join(adapters, "effect") + " has no certify.sh"},
+		"bad version":              {"certifications:\n  - adapter: tanstack\n    version: ../x\n", "certifications[0].version"},
+		"bad path":                 {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    path: Wire Path\n", "certifications[0].path"},
+		"bad tags":                 {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    tags: \"@agent and\"\n", "certifications[0].tags"},
+		"dash dash":                {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    adapterFlags: [--, --tags]\n", "adapterFlags[0]"},
+		"duplicate":                {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n  - adapter: tanstack\n    version: 1.0.0\n", "certify.yaml:4: certifications[1]: tanstack@1.0.0 is already listed on line 2"},
+		"unknown held":             {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    held: [{check: XYZ-01, reason: r}]\n", "held[0].check: unknown check"},
+		"held, no why":             {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    held: [{check: ERR-01}]\n", "held[0].reason"},
+		"choice, no why":           {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, value: v, moves: [REQ-01]}]\n", "certify.yaml:2: certifications[0].choices[0].why"},
+		"choice, no moves":         {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, value: v, why: w}]\n", "choices[0].moves"},
+		"choice, bad check":        {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, value: v, moves: [XYZ-01], why: w}]\n", "choices[0].moves[0]: unknown check"},
+		"choice, no value":         {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    choices: [{choice: c, moves: [REQ-01], why: w}]\n", "choices[0].value"},
+		"regressions, no dir":      {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    regressions: {expectedFailures: b.yaml, about: D4}\n", "certify.yaml:2: certifications[0].regressions.scenarios"},
+		"regressions, no baseline": {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    regressions: {scenarios: r, about: D4}\n", "regressions.expectedFailures"},
+		"regressions, no about":    {"certifications:\n  - adapter: tanstack\n    version: 1.0.0\n    regressions: {scenarios: r, expectedFailures: b.yaml}\n", "regressions.about"},
+		"empty":                    {"", "empty"},
+		"no entries":               {"certifications: []\n", "no entry"},
 	} {
 		_, err := parseManifest("certify.yaml", []byte(tc.doc), adapters)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -214,18 +224,21 @@ set -euo pipefail
 version="$1"; shift
 if [ "$version" = broken ]; then echo "npm ERR! 404 fake@broken" >&2; exit 1; fi
 while [ "$1" != "--" ]; do shift; done; shift
-report=""; baseline=""
+report=""; baseline=""; scenarios=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --report) report="$2"; shift ;;
     --expected-failures) baseline="$2"; shift ;;
+    --scenarios) scenarios="$2"; shift ;;
   esac
   shift
 done
 echo "baseline=${baseline}"
+run="$version"
+if [ -n "$scenarios" ]; then echo "scenarios=${scenarios}"; run="$version-regressions"; fi
 mkdir -p "$report/fake/20260102T030405Z"
-cp "` + store + `/$version"/*.* "$report/fake/20260102T030405Z/"
-exit $(wc -c < "` + store + `/$version/exit")
+cp "` + store + `/$run"/*.* "$report/fake/20260102T030405Z/"
+exit $(wc -c < "` + store + `/$run/exit")
 `
 	if err := os.WriteFile(filepath.Join(adapters, "fake", "certify.sh"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -377,4 +390,70 @@ func mustRender(t *testing.T, r *report.Run) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestRegressionsRunAgainstTheSDK: a certification's regression scenarios
+// run through its certify.sh after the suite, with their directory and
+// baseline, in publishing and in --check runs; a run that does not hold
+// their baseline, or runs none of them, fails the certification.
+func TestRegressionsRunAgainstTheSDK(t *testing.T) {
+	reproduced := run2()
+	empty := run2()
+	empty.Scenarios = nil
+	empty.Aggregate(checks.Must)
+	adapters := fakeAdapter(t, map[string]*report.Run{
+		"1.0.0": run2(), "1.0.0-regressions": reproduced,
+		"2.0.0": run2(), "2.0.0-regressions": reproduced,
+		"3.0.0": run2(), "3.0.0-regressions": empty,
+	}, map[string]int{"2.0.0-regressions": 1})
+	root := t.TempDir()
+	regs := filepath.Join(root, "regressions")
+	if err := os.MkdirAll(regs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	regBase := filepath.Join(root, "expected-regressions.yaml")
+	if err := os.WriteFile(regBase, []byte("expectedFailures:\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(root, "certify.yaml")
+	doc := "certifications:\n"
+	for _, v := range []string{"1.0.0", "2.0.0", "3.0.0"} {
+		doc += "  - adapter: fake\n    version: " + v + "\n    regressions: {scenarios: " + regs + ", expectedFailures: " + regBase + ", about: D4}\n"
+	}
+	if err := os.WriteFile(manifest, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "certified")
+	for _, v := range []string{"1.0.0", "2.0.0", "3.0.0"} {
+		dir := filepath.Join(out, "fake@"+v)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, baselineFile), []byte("expectedFailures:\n  - scenario: \"a.feature: two\"\n    check: PRE-02\n    reason: r\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "report.json"), mustRender(t, run2()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"--manifest", manifest, "--adapters", adapters, "--out", out, "--readme", filepath.Join(root, "README.md"), "--keep", ""}
+	var stdout, stderr bytes.Buffer
+	if code := run(append(args, "--check", "fake@1.0.0"), &stdout, &stderr); code != 0 {
+		t.Fatalf("regressions that hold their baseline: exit %d:\n%s%s", code, &stdout, &stderr)
+	}
+	if !strings.Contains(stdout.String(), "scenarios="+regs) || !strings.Contains(stdout.String(), "baseline="+regBase) {
+		t.Errorf("the regression run was not given its directory and baseline:\n%s", &stdout)
+	}
+	stdout.Reset()
+	if code := run(append(args, "--check", "fake@2.0.0"), &stdout, &stderr); code != 1 || !strings.Contains(stdout.String(), "do not hold their baseline "+regBase) {
+		t.Errorf("regressions that do not hold their baseline: exit %d, want 1 saying so:\n%s", code, &stdout)
+	}
+	stdout.Reset()
+	if code := run(append(args, "--check", "fake@3.0.0"), &stdout, &stderr); code != 1 || !strings.Contains(stdout.String(), "no regression scenario of "+regs+" ran") {
+		t.Errorf("no regression scenario run: exit %d, want 1 saying so:\n%s", code, &stdout)
+	}
+	stdout.Reset()
+	if code := run(append(args, "fake@2.0.0"), &stdout, &stderr); code != 1 || !strings.Contains(stdout.String(), "do not hold their baseline") {
+		t.Errorf("a publishing run runs the regressions too: exit %d:\n%s", code, &stdout)
+	}
 }

@@ -46,8 +46,26 @@ type Certification struct {
 	// them beside the certification).
 	Choices []Choice `yaml:"choices"`
 
+	// Regressions, when set, are regression scenarios run against this
+	// certification's SDK after the suite, each time (make certify and
+	// make certify-check), held to a baseline of their own: a defect
+	// reproduced from a transcript keeps failing on the SDK that had it.
+	Regressions *Regressions `yaml:"regressions"`
 	// Line is where the entry is in the manifest.
 	Line int `yaml:"-"`
+}
+
+// Regressions are a certification's regression scenarios.
+type Regressions struct {
+	// Scenarios is a directory of YAML scenarios tagged regression
+	// (conformance run --scenarios DIR --tags @regression), relative to
+	// the directory the runner runs in (the repository's root).
+	Scenarios string `yaml:"scenarios"`
+	// ExpectedFailures is their baseline: the failures that reproduce the
+	// SDK's defects, each with its reason.
+	ExpectedFailures string `yaml:"expectedFailures"`
+	// About says which defect they reproduce.
+	About string `yaml:"about"`
 }
 
 // Held is a check held back from a certification's table.
@@ -188,6 +206,16 @@ func parseManifest(path string, data []byte, adaptersDir string) (*Manifest, err
 				if _, known := checks.Lookup(id); !known {
 					return nil, fail(c.Line, "%s.moves[%d]: unknown check %q", at, k, id)
 				}
+			}
+		}
+		if r := c.Regressions; r != nil {
+			switch {
+			case strings.TrimSpace(r.Scenarios) == "":
+				return nil, fail(c.Line, "%s.regressions.scenarios: name the directory of the regression scenarios", where)
+			case strings.TrimSpace(r.ExpectedFailures) == "":
+				return nil, fail(c.Line, "%s.regressions.expectedFailures: name their baseline (the failures they reproduce)", where)
+			case strings.TrimSpace(r.About) == "":
+				return nil, fail(c.Line, "%s.regressions.about: say which defect they reproduce", where)
 			}
 		}
 		for j, f := range c.AdapterFlags {
