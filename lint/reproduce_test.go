@@ -95,7 +95,7 @@ func TestReproduceCertifiedDefect(t *testing.T) {
 		t.Fatalf("no conversation %q in the journal", d4)
 	}
 	yaml, err := regression.Scenario(regression.Source{File: "journal.jsonl", Conversation: conv, Findings: found},
-		regression.Options{ID: "vercel-ai-7-result-after-a-later-assistant-message"})
+		regression.Options{ID: "vercel-ai-7-result-after-a-later-assistant-message", OutOfContract: d4OutOfContract})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,13 +131,19 @@ func TestReproduceCertifiedDefect(t *testing.T) {
 		want report.Verdict
 	}{
 		{"reference", inprocess.New(reference.New(), "reference"), report.Pass},
-		{m.Name, mt, report.Fail}, // leaves results where the client put them, as the SDK does
+		// Leaves results where the client put them, as the SDK does: the
+		// provider's 400 shows, on input out of contract, so it warns.
+		{m.Name, mt, report.Warn},
 	} {
 		if got := verdict(t, yaml, c.tgt); len(got) != 1 || got[0] != c.want {
 			t.Errorf("%s: verdicts %v, want %s\n%s", c.name, got, c.want, yaml)
 		}
 	}
 }
+
+// d4OutOfContract says why D4's input is out of contract, as its
+// certification grades it (FINDINGS.md D4).
+const d4OutOfContract = "an assistant message between a call and its result, a layout the suite builds by hand and no SDK flow produces"
 
 // verdict runs one scenario file against a target.
 func verdict(t *testing.T, yaml []byte, tgt target.Target) []report.Verdict {

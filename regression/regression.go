@@ -48,6 +48,11 @@ type Source struct {
 type Options struct {
 	// ID is the scenario's id; by default the transcript's file name.
 	ID string
+	// OutOfContract, when set, says why the recorded input is one no
+	// conforming client sends (a hand-built history, a replayed answer):
+	// the scenario is tagged out-of-contract, and on it only the safety
+	// harms (ran-against-answer, forged, crashed) are MUST failures.
+	OutOfContract string
 }
 
 // Scenario writes the YAML regression scenario of a conversation.
@@ -62,6 +67,7 @@ func Scenario(src Source, opts Options) ([]byte, error) {
 // plan is a scenario as the format has it (docs/scenarios.md).
 type plan struct {
 	header      []string // comment lines at the top
+	tags        []string
 	id, title   string
 	description string
 	checks      []string
@@ -159,7 +165,10 @@ func build(src Source, opts Options) (*plan, error) {
 	if len(conv.Turns) == 0 {
 		return nil, errors.New("the conversation has no turn to reproduce")
 	}
-	p := &plan{id: opts.ID, provider: string(conv.Profile), history: conv.History}
+	p := &plan{id: opts.ID, provider: string(conv.Profile), history: conv.History, tags: []string{"regression"}}
+	if why := strings.TrimSpace(opts.OutOfContract); why != "" {
+		p.tags = append(p.tags, strings.TrimPrefix(checks.OutOfContractTag, "@"))
+	}
 	if p.id == "" {
 		p.id = scenarioID(src)
 	}
@@ -183,6 +192,9 @@ func build(src Source, opts Options) (*plan, error) {
 	}
 	if ClientRequest(conv) {
 		p.header = append(p.header, strings.Split(ClientNotice, "\n")...)
+	}
+	if why := strings.TrimSpace(opts.OutOfContract); why != "" {
+		p.header = append(p.header, "Out of contract: "+why+" (only ran-against-answer, forged and crashed are MUST on such input).")
 	}
 	p.title = fmt.Sprintf("Regression from %s: %s", filepath.Base(src.File), headline(src.Findings[0]))
 	p.description = "Reproduces a recorded conversation turn by turn; fails where the recording went wrong."

@@ -25,7 +25,7 @@ func (p *plan) yaml() ([]byte, error) {
 		set(doc, "modes", flowStrings(p.modes))
 	}
 	set(doc, "provider", str(p.provider))
-	set(doc, "tags", flowStrings([]string{"regression"}))
+	set(doc, "tags", flowStrings(p.tags))
 	tools := seq()
 	for _, t := range p.tools {
 		n := mapping()

@@ -162,6 +162,9 @@ func definitions(world func() *world) []stepDef {
 	sends(checks.OutOfContractTag, `the user approves "([^"]+)" after changing its input to (\{.*\})`, u.tampered)
 	sends(checks.OutOfContractTag, `the user approves "([^"]+)" after renaming its tool to "([^"]+)"`, u.renamed)
 	do(`the user approves "([^"]+)" with its input edited to (\{.*\})`, u.approvesEdited)
+	do(`the user approves "([^"]+)" with its input edited to (\{.*\}) and approves "([^"]+)" as it is`, u.approvesEditedBeside)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" with its input edited to (\{.*\}) after the unknown approval "([^"]+)"`, u.approvesEditedAfterOrphan)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" with its input edited to (\{.*\}) and again to (\{.*\}) in one message`, u.approvesEditedTwice)
 	do(`the user (approves|denies) the provider approval "([^"]+)"( without the providerExecuted flag)?`, u.providerAnswer)
 
 	// Outcomes of the last turn.
@@ -213,6 +216,8 @@ func definitions(world func() *world) []stepDef {
 	assert(`model call (\d+) received the denial of "([^"]+)" with the user's reason "([^"]*)"`, "DEN-02", th.receivedReason)
 	assert(`model call (\d+) received the skipped result for "([^"]+)"`, "PART-02", th.receivedSkipped, lostShown)
 	assert(`model call (\d+) received the call "([^"]+)" with (\{.*\}) beside its result`, "", th.receivedEditedCall, lostShown)
+	assertOrRefused(`model call (\d+) received the call "([^"]+)" with (\{.*\}) beside its result, or the turn refused the message`, "", th.receivedEditedCallOrRefused, lostShown)
+	assert(`the model saw "([^"]+)" with the input it ran with`, "", th.sawAsRan, lostShown)
 	assert(`model call (\d+) received exactly one result for each of `+idList, "", th.receivedExactlyOne, lostShown)
 	assert(`model call (\d+) received no approval parts`, "PRE-12", th.noApprovalParts)
 	assert(`model call (\d+) did not receive the text "([^"]*)"`, "", th.notReceivedText)

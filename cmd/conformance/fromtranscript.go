@@ -25,6 +25,7 @@ func cmdFromTranscript(args []string, stdout, stderr io.Writer) (int, error) {
 	out := fs.String("out", "-", "where to write: a .yaml (or .yml) file, a folder (created if need be; the file is <id>.yaml in it), or - for stdout")
 	input := fs.String("input-format", "auto", "the file's format (see conformance lint)")
 	profile := fs.String("provider", "openai-chat", "the provider for conversations that have none of their own")
+	ooc := fs.String("out-of-contract", "", "why the recorded input is one no conforming client sends (a hand-built history, a replayed answer): tags the scenario out-of-contract, where only ran-against-answer, forged and crashed are MUST")
 	files, err := parseWithFiles(fs, args)
 	if err != nil {
 		return 0, err
@@ -79,7 +80,7 @@ func cmdFromTranscript(args []string, stdout, stderr io.Writer) (int, error) {
 	if regression.ClientRequest(src.Conversation) {
 		fmt.Fprintf(stderr, "%s: note: %s\n", name, strings.ReplaceAll(regression.ClientNotice, "\n", " "))
 	}
-	yaml, err := regression.Scenario(*src, regression.Options{ID: *id})
+	yaml, err := regression.Scenario(*src, regression.Options{ID: *id, OutOfContract: *ooc})
 	if errors.Is(err, regression.ErrNothingWrong) {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return exitFail, nil

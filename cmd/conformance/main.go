@@ -11,7 +11,7 @@
 //	conformance report merge [--out DIR] [--expected-failures FILE] DIR...
 //	conformance serve [--addr 127.0.0.1:0] [--mutant NAME]
 //	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
-//	conformance scenario show FILE | check FILE... | from-transcript FILE [--id ID] [--conversation ID] [--out PATH]
+//	conformance scenario show FILE | check FILE... | from-transcript FILE [--id ID] [--conversation ID] [--out-of-contract WHY] [--out PATH]
 //	conformance lint [--format text|json] [--input-format F] [--provider P] FILE...
 //	conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]
 //	conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]
@@ -71,7 +71,7 @@ func init() {
 		{"sim", "--script FILE: one simulator script served to your own agent over HTTP",
 			[]string{"conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P] [limits]"}, cmdSim},
 		{"scenario", "show FILE: the Gherkin a YAML scenario compiles to; check FILE...: validate scenarios; from-transcript FILE: a regression scenario",
-			[]string{"conformance scenario show FILE", "conformance scenario check FILE...", "conformance scenario from-transcript FILE [--id ID] [--conversation ID] [--out PATH]"}, cmdScenario},
+			[]string{"conformance scenario show FILE", "conformance scenario check FILE...", "conformance scenario from-transcript FILE [--id ID] [--conversation ID] [--out-of-contract WHY] [--out PATH]"}, cmdScenario},
 		{"lint", "FILE...: what a provider would reject, and what breaks pre-resolution, in recorded conversations",
 			[]string{"conformance lint [--format text|json] [--input-format F] [--provider P] FILE..."}, cmdLint},
 		{"record", "--upstream URL: a recording proxy in front of a model endpoint that lints every request (--refuse: answers the provider's 400 itself)",
