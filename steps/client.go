@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/chat/protocols"
 	"github.com/approval-conformance-kit/ack/chatsim"
@@ -31,6 +29,10 @@ type clientWorld struct {
 	last     *target.ActionResult
 	lastText string
 	answers  int // scripted answers so far, for message ids
+	// anonymous: the scripted answers start no message of their own (a UI
+	// message stream's start chunk without a messageId), so the client
+	// names the message it streams into.
+	anonymous bool
 }
 
 // approvalID is the id the scripted server gives a call's approval request.
@@ -137,153 +139,6 @@ func (c *clientSteps) script(ctx context.Context, t chatsim.Turn) error {
 		cw.held = idx
 	}
 	return nil
-}
-
-// eventsFromTable builds a scripted answer from a table whose rows are
-// events: text, call, approval, result, denied, error, recall.
-func (c *clientSteps) eventsFromTable(table *godog.Table) ([]chat.Event, error) {
-	rows, err := tableRows(table, "event")
-	if err != nil {
-		return nil, err
-	}
-	cw, err := c.cw()
-	if err != nil {
-		return nil, err
-	}
-	cw.answers++
-	evs := []chat.Event{{Type: chat.EventMessageStart, MessageID: fmt.Sprintf("msg-server-%d", cw.answers)}}
-	finish := "stop"
-	for i, r := range rows {
-		call, tool, input := r["call"], r["tool"], r["input"]
-		if input == "" {
-			input = "{}"
-		}
-		need := func(what, v string) error {
-			if v == "" {
-				return fmt.Errorf("row %d: a %s event needs a %s", i+1, r["event"], what)
-			}
-			return nil
-		}
-		switch r["event"] {
-		case "text":
-			evs = append(evs, chat.Event{Type: chat.EventTextDelta, Delta: r["text"]})
-		case "call", "recall":
-			if err := errors.Join(need("call", call), need("tool", tool)); err != nil {
-				return nil, err
-			}
-			if !json.Valid([]byte(input)) {
-				return nil, fmt.Errorf("row %d: the input %s is not valid JSON", i+1, input)
-			}
-			half := len(input) / 2
-			evs = append(evs,
-				chat.Event{Type: chat.EventToolCallStart, ToolCallID: call, ToolName: tool},
-				chat.Event{Type: chat.EventToolCallArgs, ToolCallID: call, Delta: input[:half]},
-				chat.Event{Type: chat.EventToolCallArgs, ToolCallID: call, Delta: input[half:]},
-				chat.Event{Type: chat.EventToolCallEnd, ToolCallID: call, ToolName: tool, Input: json.RawMessage(input)})
-			if slices.ContainsFunc(cw.tools, func(t target.ClientTool) bool { return t.Name == tool && t.ClientSide }) {
-				finish = "tool-calls"
-			}
-		case "approval":
-			if err := need("call", call); err != nil {
-				return nil, err
-			}
-			evs = append(evs, chat.Event{Type: chat.EventApprovalRequested, ToolCallID: call, ToolName: tool, Input: json.RawMessage(input),
-				Approval: &chat.Approval{ID: approvalID(call), InterruptID: interruptID(call)}})
-			finish = "tool-calls"
-		case "result":
-			if err := need("call", call); err != nil {
-				return nil, err
-			}
-			out := r["output"]
-			if out == "" {
-				out = `{"ok":true}`
-			}
-			if !json.Valid([]byte(out)) {
-				return nil, fmt.Errorf("row %d: the output %s is not valid JSON", i+1, out)
-			}
-			evs = append(evs, chat.Event{Type: chat.EventToolResult, ToolCallID: call, ToolName: tool, Output: json.RawMessage(out)})
-		case "denied":
-			if err := need("call", call); err != nil {
-				return nil, err
-			}
-			evs = append(evs, chat.Event{Type: chat.EventToolDenied, ToolCallID: call, ToolName: tool})
-		case "error":
-			if err := need("call", call); err != nil {
-				return nil, err
-			}
-			evs = append(evs, chat.Event{Type: chat.EventToolError, ToolCallID: call, ToolName: tool, ErrorText: r["text"]})
-		default:
-			return nil, fmt.Errorf("row %d: unknown event %q (want text, call, recall, approval, result, denied or error)", i+1, r["event"])
-		}
-	}
-	return append(evs, chat.Event{Type: chat.EventFinish, FinishReason: finish}), nil
-}
-
-func (c *clientSteps) answersWith(ctx context.Context, table *godog.Table) error {
-	evs, err := c.eventsFromTable(table)
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: evs})
-}
-
-func (c *clientSteps) answersHolding(ctx context.Context, table *godog.Table) error {
-	evs, err := c.eventsFromTable(table)
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: evs, Hold: true})
-}
-
-// answersHoldingOpen scripts an answer whose run finishes (an AG-UI run
-// with its interrupts) while the response stays open until released.
-func (c *clientSteps) answersHoldingOpen(ctx context.Context, table *godog.Table) error {
-	evs, err := c.eventsFromTable(table)
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: evs, HoldOpen: true})
-}
-
-func (c *clientSteps) answersText(ctx context.Context, text string) error {
-	cw, err := c.cw()
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: cw.textEvents(text)})
-}
-
-// newMessageIDs makes the server start every answer with a message id of
-// its own, a continuation too: a UI message stream server built without the
-// original messages does that. The rest of its behaviour stays conforming.
-func (c *clientSteps) newMessageIDs(ctx context.Context) error {
-	cw, err := c.ensureSession(ctx)
-	if err != nil {
-		return err
-	}
-	b := cw.conv.Behaviour()
-	b.ReuseMessageID = false
-	cw.conv.SetBehaviour(b)
-	return nil
-}
-
-// mayAnswerText scripts an answer for a request a valid client may not make.
-func (c *clientSteps) mayAnswerText(ctx context.Context, text string) error {
-	cw, err := c.cw()
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: cw.textEvents(text), Optional: true})
-}
-
-// textEvents is a scripted answer of text only, with a message id of its own.
-func (cw *clientWorld) textEvents(text string) []chat.Event {
-	cw.answers++
-	return []chat.Event{
-		{Type: chat.EventMessageStart, MessageID: fmt.Sprintf("msg-server-%d", cw.answers)},
-		{Type: chat.EventTextDelta, Delta: text},
-		{Type: chat.EventFinish, FinishReason: "stop"},
-	}
 }
 
 // settle waits until the client is idle, or a scripted stream is held open
