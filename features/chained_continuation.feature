@@ -31,8 +31,9 @@ Feature: Chained continuation
     When the user denies "call_B" in the client because "keep b"
     Then [CHAIN-01] the client made 2 requests
     And [CHAIN-01] request 2 carries the approval of "call_A"
-    And [CHAIN-01] request 2 carries the denial of "call_B"
+    And [CHAIN-01] request 2 carries the denial of "call_B" with the reason "keep b"
     And the tool call "call_A" went through awaiting-input, input-streaming, input-complete, approval-requested, approval-responded and output-available
+    And the tool call "call_B" went through approval-requested, approval-responded and output-denied
     And every tool call's state moved forward only
 
     Examples:
@@ -361,6 +362,32 @@ Feature: Chained continuation
     # whatever the client does.
     Examples:
       | protocol          |
+      | ag-ui-legacy      |
+      | ui-message-stream |
+
+  @CHAIN-04 @CHAIN-01 @REQ-07
+  Scenario Outline: an approved call whose tool fails ends in output-error (<protocol>)
+    Given the client speaks "<protocol>"
+    And the client knows a tool "deleteFile" that needs approval
+    And the chat server answers with:
+      | event    | call   | tool       | input         |
+      | call     | call_A | deleteFile | {"path":"/a"} |
+      | approval | call_A | deleteFile | {"path":"/a"} |
+    When the user sends "delete a" in the client
+    Then [REQ-07] the client shows an approval request for "call_A"
+    Given the chat server answers with:
+      | event | call   | tool       | text                           |
+      | error | call_A | deleteFile | disk is read-only              |
+      | text  |        |            | I could not delete a: read-only. |
+    When the user approves "call_A" in the client because "it is only a test file"
+    Then [CHAIN-01] the client made 2 requests
+    And [CHAIN-01] request 2 carries the approval of "call_A" with the reason "it is only a test file"
+    And the tool call "call_A" went through approval-requested, approval-responded and output-error
+    And every tool call's state moved forward only
+
+    Examples:
+      | protocol          |
+      | ag-ui             |
       | ag-ui-legacy      |
       | ui-message-stream |
 

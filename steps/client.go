@@ -319,6 +319,33 @@ func (c *clientSteps) request(n int) (chatsim.Request, error) {
 }
 
 func (c *clientSteps) carries(_ context.Context, n int, kind, callID string) error {
+	return c.carriesAnswer(n, kind, callID, nil)
+}
+
+// carriesReason: the answer carries the reason the user typed, whole, in
+// every way it travels.
+// A dialect whose requests have no place for a reason (TanStack AI 0.5)
+// is held to the answer alone.
+func (c *clientSteps) carriesReason(_ context.Context, n int, kind, callID, reason string) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	codec, err := protocols.LookupDialect(cw.protocol, cw.dialect)
+	if err != nil {
+		return err
+	}
+	if !carriesReasons(codec) {
+		return c.carriesAnswer(n, kind, callID, nil)
+	}
+	return c.carriesAnswer(n, kind, callID, &reason)
+}
+
+// carriesAnswer: request n carries the answer for the call exactly once
+// per way it travels, under the id the server asked by (the approval id on
+// a part; an issued interrupt in a resume entry), with the user's value
+// and, when reason is given, the user's reason.
+func (c *clientSteps) carriesAnswer(n int, kind, callID string, reason *string) error {
 	req, err := c.request(n)
 	if err != nil {
 		return err
@@ -328,12 +355,23 @@ func (c *clientSteps) carries(_ context.Context, n int, kind, callID string) err
 	// copy says the same.
 	perWay := map[string]int{}
 	for _, a := range req.Answers {
-		if a.ToolCallID != callID && a.ApprovalID != approvalID(callID) {
+		if a.ToolCallID != callID && a.ApprovalID != approvalID(callID) && a.ApprovalID != interruptID(callID) {
 			continue
+		}
+		switch {
+		case a.Via == "resume" && a.ToolCallID == "":
+			// The server matches a resume entry by its interrupt: one that
+			// names no interrupt it issued answers nothing.
+			return fmt.Errorf("request %d resumes %q for %s, an id the server issued no interrupt under (it interrupted the call as %q)", n, a.ApprovalID, callID, interruptID(callID))
+		case a.Via == "parts" && a.ApprovalID != approvalID(callID):
+			return fmt.Errorf("request %d answers %s under the approval id %q; the server asked under %q", n, callID, a.ApprovalID, approvalID(callID))
 		}
 		perWay[a.Via]++
 		if a.Approved != (kind == "approval") {
 			return fmt.Errorf("request %d carries the opposite answer for %s (%v)", n, callID, req.Answers)
+		}
+		if reason != nil && a.Reason != *reason {
+			return fmt.Errorf("request %d carries the %s of %s with the reason %q in its %s; the user gave %q", n, kind, callID, a.Reason, a.Via, *reason)
 		}
 	}
 	if len(perWay) == 0 {

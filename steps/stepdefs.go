@@ -233,6 +233,7 @@ func definitions(world func() *world) []stepDef {
 	assert(`the client shows the approval request for "([^"]+)" with the id the server sent`, "", c.showsApprovalID, lostShown)
 	assert(`the client made (\d+) requests?`, "", c.madeRequests)
 	assert(`request (\d+) carries the (approval|denial) of "([^"]+)"`, "", c.carries, lostShown)
+	assert(`request (\d+) carries the (approval|denial) of "([^"]+)" with the reason "([^"]*)"`, "", c.carriesReason, lostShown)
 	assert(`request (\d+) carries no answer for "([^"]+)"`, "", c.carriesNone)
 	assert(`no request resumes an interrupt an earlier request resumed`, "", c.noStaleResume)
 	assert(`the tool call "([^"]+)" went through (.+)`, "CHAIN-04", c.wentThrough)
