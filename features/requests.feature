@@ -24,6 +24,25 @@ Feature: Issuing approval requests
       | generate |
       | stream   |
 
+  # The input schema is optional in the driver protocol, as in the SDKs'
+  # tool definitions: every other scenario gives each tool one.
+  @REQ-01 @PRE-01
+  Scenario Outline: a tool without an input schema is asked about and runs once approved (<mode>)
+    Given the agent runs in <mode> mode
+    And the tool "deleteFile" has no input schema
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user says "delete /a"
+    Then [REQ-01] an approval is requested for "call_1"
+    And [REQ-01] "deleteFile" has not run
+    Given the model replies "Deleted /a."
+    When the user approves "call_1"
+    Then [PRE-01] "call_1" ran with {"path":"/a"}
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |
+
   @REQ-01 @REQ-03
   Scenario Outline: a pending approval ends the turn, whatever finish reason the model gave (<mode>)
     Given the agent runs in <mode> mode

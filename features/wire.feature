@@ -97,3 +97,24 @@ Feature: What reaches the model
       | mode     |
       | generate |
       | stream   |
+
+  # The ledger's bound is an option the application sets: a runtime that
+  # remembers a single approval still remembers the one it just ran.
+  @WIRE-04 @PRE-01 @REQ-01
+  Scenario Outline: a runtime that remembers one approval does not run it again on a replay (<mode>)
+    Given the agent runs in <mode> mode
+    And the runtime remembers the last 1 approval it ran
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user says "delete /a"
+    Then [REQ-01] an approval is requested for "call_1"
+    Given the model replies "Deleted /a."
+    When the user approves "call_1"
+    Then [PRE-01] "call_1" has run
+    Given the model may reply "Deleted /a."
+    When the same request is sent again
+    Then [WIRE-04] "call_1" has run 1 time
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |

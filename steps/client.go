@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/chat/protocols"
 	"github.com/approval-conformance-kit/ack/chatsim"
@@ -31,6 +29,10 @@ type clientWorld struct {
 	last     *target.ActionResult
 	lastText string
 	answers  int // scripted answers so far, for message ids
+	// anonymous: the scripted answers start no message of their own (a UI
+	// message stream's start chunk without a messageId), so the client
+	// names the message it streams into.
+	anonymous bool
 }
 
 // approvalID is the id the scripted server gives a call's approval request.
@@ -137,153 +139,6 @@ func (c *clientSteps) script(ctx context.Context, t chatsim.Turn) error {
 		cw.held = idx
 	}
 	return nil
-}
-
-// eventsFromTable builds a scripted answer from a table whose rows are
-// events: text, call, approval, result, denied, error, recall.
-func (c *clientSteps) eventsFromTable(table *godog.Table) ([]chat.Event, error) {
-	rows, err := tableRows(table, "event")
-	if err != nil {
-		return nil, err
-	}
-	cw, err := c.cw()
-	if err != nil {
-		return nil, err
-	}
-	cw.answers++
-	evs := []chat.Event{{Type: chat.EventMessageStart, MessageID: fmt.Sprintf("msg-server-%d", cw.answers)}}
-	finish := "stop"
-	for i, r := range rows {
-		call, tool, input := r["call"], r["tool"], r["input"]
-		if input == "" {
-			input = "{}"
-		}
-		need := func(what, v string) error {
-			if v == "" {
-				return fmt.Errorf("row %d: a %s event needs a %s", i+1, r["event"], what)
-			}
-			return nil
-		}
-		switch r["event"] {
-		case "text":
-			evs = append(evs, chat.Event{Type: chat.EventTextDelta, Delta: r["text"]})
-		case "call", "recall":
-			if err := errors.Join(need("call", call), need("tool", tool)); err != nil {
-				return nil, err
-			}
-			if !json.Valid([]byte(input)) {
-				return nil, fmt.Errorf("row %d: the input %s is not valid JSON", i+1, input)
-			}
-			half := len(input) / 2
-			evs = append(evs,
-				chat.Event{Type: chat.EventToolCallStart, ToolCallID: call, ToolName: tool},
-				chat.Event{Type: chat.EventToolCallArgs, ToolCallID: call, Delta: input[:half]},
-				chat.Event{Type: chat.EventToolCallArgs, ToolCallID: call, Delta: input[half:]},
-				chat.Event{Type: chat.EventToolCallEnd, ToolCallID: call, ToolName: tool, Input: json.RawMessage(input)})
-			if slices.ContainsFunc(cw.tools, func(t target.ClientTool) bool { return t.Name == tool && t.ClientSide }) {
-				finish = "tool-calls"
-			}
-		case "approval":
-			if err := need("call", call); err != nil {
-				return nil, err
-			}
-			evs = append(evs, chat.Event{Type: chat.EventApprovalRequested, ToolCallID: call, ToolName: tool, Input: json.RawMessage(input),
-				Approval: &chat.Approval{ID: approvalID(call), InterruptID: interruptID(call)}})
-			finish = "tool-calls"
-		case "result":
-			if err := need("call", call); err != nil {
-				return nil, err
-			}
-			out := r["output"]
-			if out == "" {
-				out = `{"ok":true}`
-			}
-			if !json.Valid([]byte(out)) {
-				return nil, fmt.Errorf("row %d: the output %s is not valid JSON", i+1, out)
-			}
-			evs = append(evs, chat.Event{Type: chat.EventToolResult, ToolCallID: call, ToolName: tool, Output: json.RawMessage(out)})
-		case "denied":
-			if err := need("call", call); err != nil {
-				return nil, err
-			}
-			evs = append(evs, chat.Event{Type: chat.EventToolDenied, ToolCallID: call, ToolName: tool})
-		case "error":
-			if err := need("call", call); err != nil {
-				return nil, err
-			}
-			evs = append(evs, chat.Event{Type: chat.EventToolError, ToolCallID: call, ToolName: tool, ErrorText: r["text"]})
-		default:
-			return nil, fmt.Errorf("row %d: unknown event %q (want text, call, recall, approval, result, denied or error)", i+1, r["event"])
-		}
-	}
-	return append(evs, chat.Event{Type: chat.EventFinish, FinishReason: finish}), nil
-}
-
-func (c *clientSteps) answersWith(ctx context.Context, table *godog.Table) error {
-	evs, err := c.eventsFromTable(table)
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: evs})
-}
-
-func (c *clientSteps) answersHolding(ctx context.Context, table *godog.Table) error {
-	evs, err := c.eventsFromTable(table)
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: evs, Hold: true})
-}
-
-// answersHoldingOpen scripts an answer whose run finishes (an AG-UI run
-// with its interrupts) while the response stays open until released.
-func (c *clientSteps) answersHoldingOpen(ctx context.Context, table *godog.Table) error {
-	evs, err := c.eventsFromTable(table)
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: evs, HoldOpen: true})
-}
-
-func (c *clientSteps) answersText(ctx context.Context, text string) error {
-	cw, err := c.cw()
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: cw.textEvents(text)})
-}
-
-// newMessageIDs makes the server start every answer with a message id of
-// its own, a continuation too: a UI message stream server built without the
-// original messages does that. The rest of its behaviour stays conforming.
-func (c *clientSteps) newMessageIDs(ctx context.Context) error {
-	cw, err := c.ensureSession(ctx)
-	if err != nil {
-		return err
-	}
-	b := cw.conv.Behaviour()
-	b.ReuseMessageID = false
-	cw.conv.SetBehaviour(b)
-	return nil
-}
-
-// mayAnswerText scripts an answer for a request a valid client may not make.
-func (c *clientSteps) mayAnswerText(ctx context.Context, text string) error {
-	cw, err := c.cw()
-	if err != nil {
-		return err
-	}
-	return c.script(ctx, chatsim.Turn{Events: cw.textEvents(text), Optional: true})
-}
-
-// textEvents is a scripted answer of text only, with a message id of its own.
-func (cw *clientWorld) textEvents(text string) []chat.Event {
-	cw.answers++
-	return []chat.Event{
-		{Type: chat.EventMessageStart, MessageID: fmt.Sprintf("msg-server-%d", cw.answers)},
-		{Type: chat.EventTextDelta, Delta: text},
-		{Type: chat.EventFinish, FinishReason: "stop"},
-	}
 }
 
 // settle waits until the client is idle, or a scripted stream is held open
@@ -464,6 +319,33 @@ func (c *clientSteps) request(n int) (chatsim.Request, error) {
 }
 
 func (c *clientSteps) carries(_ context.Context, n int, kind, callID string) error {
+	return c.carriesAnswer(n, kind, callID, nil)
+}
+
+// carriesReason: the answer carries the reason the user typed, whole, in
+// every way it travels.
+// A dialect whose requests have no place for a reason (TanStack AI 0.5)
+// is held to the answer alone.
+func (c *clientSteps) carriesReason(_ context.Context, n int, kind, callID, reason string) error {
+	cw, err := c.cw()
+	if err != nil {
+		return err
+	}
+	codec, err := protocols.LookupDialect(cw.protocol, cw.dialect)
+	if err != nil {
+		return err
+	}
+	if !carriesReasons(codec) {
+		return c.carriesAnswer(n, kind, callID, nil)
+	}
+	return c.carriesAnswer(n, kind, callID, &reason)
+}
+
+// carriesAnswer: request n carries the answer for the call exactly once
+// per way it travels, under the id the server asked by (the approval id on
+// a part; an issued interrupt in a resume entry), with the user's value
+// and, when reason is given, the user's reason.
+func (c *clientSteps) carriesAnswer(n int, kind, callID string, reason *string) error {
 	req, err := c.request(n)
 	if err != nil {
 		return err
@@ -473,12 +355,23 @@ func (c *clientSteps) carries(_ context.Context, n int, kind, callID string) err
 	// copy says the same.
 	perWay := map[string]int{}
 	for _, a := range req.Answers {
-		if a.ToolCallID != callID && a.ApprovalID != approvalID(callID) {
+		if a.ToolCallID != callID && a.ApprovalID != approvalID(callID) && a.ApprovalID != interruptID(callID) {
 			continue
+		}
+		switch {
+		case a.Via == "resume" && a.ToolCallID == "":
+			// The server matches a resume entry by its interrupt: one that
+			// names no interrupt it issued answers nothing.
+			return fmt.Errorf("request %d resumes %q for %s, an id the server issued no interrupt under (it interrupted the call as %q)", n, a.ApprovalID, callID, interruptID(callID))
+		case a.Via == "parts" && a.ApprovalID != approvalID(callID):
+			return fmt.Errorf("request %d answers %s under the approval id %q; the server asked under %q", n, callID, a.ApprovalID, approvalID(callID))
 		}
 		perWay[a.Via]++
 		if a.Approved != (kind == "approval") {
 			return fmt.Errorf("request %d carries the opposite answer for %s (%v)", n, callID, req.Answers)
+		}
+		if reason != nil && a.Reason != *reason {
+			return fmt.Errorf("request %d carries the %s of %s with the reason %q in its %s; the user gave %q", n, kind, callID, a.Reason, a.Via, *reason)
 		}
 	}
 	if len(perWay) == 0 {

@@ -63,6 +63,9 @@ type toolSpec struct {
 	slow bool
 	// schema is the tool's input schema; nil gives {"type":"object"}.
 	schema json.RawMessage
+	// noSchema sends the tool without an input schema (optional in the
+	// driver protocol, as in the SDKs' tool definitions).
+	noSchema bool
 	// provider marks a tool the provider runs.
 	provider bool
 }

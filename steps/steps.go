@@ -151,6 +151,20 @@ func (g *given) concurrency(_ context.Context, n int) error {
 	return nil
 }
 
+// replayLedger bounds the replay ledger of the conversation's runtime, an
+// option the application sets (reference.WithLedgerSize).
+func (g *given) replayLedger(_ context.Context, n int) error {
+	w := g.world()
+	if err := w.requireFeature("replayLedger", "a bounded replay ledger"); err != nil {
+		return err
+	}
+	if n < 1 {
+		return fmt.Errorf("a replay ledger of %d approvals remembers nothing; give 1 or more", n)
+	}
+	w.options.ReplayLedger = n
+	return nil
+}
+
 func (g *given) stepLimit(_ context.Context, n int) error {
 	g.world().options.MaxSteps = n
 	return nil
@@ -280,6 +294,21 @@ func (g *given) toolSchema(_ context.Context, name string, doc *godog.DocString)
 		return fmt.Errorf("the input schema of %q: %w", name, err)
 	}
 	t.schema = json.RawMessage(doc.Content)
+	return nil
+}
+
+// noSchema sends the tool without an input schema: the schema is optional
+// in the driver protocol, and a tool an application defines without one
+// takes any input.
+func (g *given) noSchema(_ context.Context, name string) error {
+	t, err := g.existing(name)
+	if err != nil {
+		return err
+	}
+	if t.schema != nil {
+		return fmt.Errorf("the tool %q already takes input matching a schema", name)
+	}
+	t.noSchema = true
 	return nil
 }
 

@@ -94,7 +94,7 @@ func (w *world) turnRequest(messages json.RawMessage) (*target.TurnRequest, erro
 				continue
 			}
 			schema := t.schema
-			if schema == nil {
+			if schema == nil && !t.noSchema {
 				schema = json.RawMessage(`{"type":"object"}`)
 			}
 			req.Tools = append(req.Tools, target.Tool{

@@ -68,6 +68,10 @@ type Features struct {
 	DynamicPolicy bool `json:"dynamicPolicy"`
 	// Concurrency: the concurrency option bounds parallel tool runs.
 	Concurrency bool `json:"concurrency"`
+	// ReplayLedger: the application can bound how many executed approvals
+	// a conversation's runtime remembers to refuse replays (the turn option
+	// replayLedger).
+	ReplayLedger bool `json:"replayLedger,omitempty"`
 	// ProviderExecuted: approvals of provider-executed tools.
 	ProviderExecuted bool `json:"providerExecuted"`
 	// ToolkitErrors: ToolkitRequired and ToolNotFound errors.
@@ -229,6 +233,8 @@ func (f Features) Has(name string) bool {
 		return f.DynamicPolicy
 	case "concurrency":
 		return f.Concurrency
+	case "replayLedger":
+		return f.ReplayLedger
 	case "providerExecuted":
 		return f.ProviderExecuted
 	case "toolkitErrors":
@@ -350,6 +356,11 @@ type Options struct {
 	// DenialPolicy asks for one of the target's declared denial policies
 	// for this turn ("" or the default: the target's default).
 	DenialPolicy string `json:"denialPolicy,omitempty"`
+	// ReplayLedger bounds how many executed approvals the conversation's
+	// runtime remembers to refuse replays (0: the runtime's default). Sent
+	// only to targets that declare replayLedger; a conversation's first
+	// turn sets it.
+	ReplayLedger int `json:"replayLedger,omitempty"`
 }
 
 // TurnRequest is one turn to run (POST /v1/agent/turn).

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/chat/protocols"
 	"github.com/approval-conformance-kit/ack/reference/chatclient"
 	"github.com/approval-conformance-kit/ack/target"
@@ -26,7 +27,26 @@ func (c clientRole) NewSession(_ context.Context, cfg target.SessionConfig) (tar
 		return nil, errors.New("in-process client: the session has no chat URL")
 	}
 	tr := &chatclient.HTTPTransport{URL: cfg.ChatURL, Codec: codec, Client: c.t.http}
-	return &session{client: chatclient.New(tr, c.t.clientOpts...)}, nil
+	return &session{client: chatclient.New(recovering{tr}, c.t.clientOpts...)}, nil
+}
+
+// recovering is a transport that turns a panic of the client while it
+// applies an event into the stream's error, as a browser's chat hook turns
+// a throw in its stream handler into its error state: the client stops
+// reading that stream, and the scenario judges what it shows, instead of
+// the panic ending the whole run.
+type recovering struct{ chatclient.Transport }
+
+// Stream implements chatclient.Transport.
+func (r recovering) Stream(ctx context.Context, req *chat.Request, yield func(chat.Event) error) error {
+	return r.Transport.Stream(ctx, req, func(ev chat.Event) (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("the chat client panicked on a %s event: %v", ev.Type, p)
+			}
+		}()
+		return yield(ev)
+	})
 }
 
 // session adapts a chatclient.Client to target.Session.

@@ -46,6 +46,13 @@ const maxConversations = 4096
 
 // agentFor returns the agent of a conversation ("" shares the target's).
 func (t *Target) agentFor(conversation string) *reference.Agent {
+	return t.agentOf(conversation, 0)
+}
+
+// agentOf returns the agent of a conversation ("" shares the target's); a
+// conversation's first turn makes it, remembering at most ledger executed
+// approvals when ledger is positive (the turn option replayLedger).
+func (t *Target) agentOf(conversation string, ledger int) *reference.Agent {
 	if conversation == "" {
 		return t.agent
 	}
@@ -62,6 +69,9 @@ func (t *Target) agentFor(conversation string) *reference.Agent {
 		t.order = t.order[1:]
 	}
 	a := t.agent.Fresh()
+	if ledger > 0 {
+		reference.WithLedgerSize(ledger)(a)
+	}
 	t.conversations[conversation] = a
 	t.order = append(t.order, conversation)
 	return a
@@ -123,6 +133,7 @@ func (t *Target) Info(context.Context) (*target.Info, error) {
 			Modes:            []target.Mode{target.Generate, target.Stream},
 			DynamicPolicy:    true,
 			Concurrency:      true,
+			ReplayLedger:     true,
 			ProviderExecuted: true,
 			ToolkitErrors:    true,
 			DenialPolicy:     string(t.agent.DenialPolicy()),
@@ -157,7 +168,7 @@ type agentRole struct{ t *Target }
 
 // Turn implements target.Agent.
 func (a agentRole) Turn(ctx context.Context, req *target.TurnRequest) (*target.TurnResponse, error) {
-	return RunTurn(ctx, a.t.agentFor(req.Conversation), req)
+	return RunTurn(ctx, a.t.agentOf(req.Conversation, req.Options.ReplayLedger), req)
 }
 
 // RunTurn runs one driver-protocol turn on a reference agent. The model is

@@ -8,9 +8,11 @@ package mutationsuite
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
+	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/reference"
 	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/runner"
@@ -31,7 +33,22 @@ var Policies = []reference.DenialPolicy{reference.Independent, reference.AbortRe
 func Problems(ctx context.Context, policy reference.DenialPolicy) ([]string, error) {
 	tgt := inprocess.New(reference.New(reference.WithDenialPolicy(policy)), "reference")
 	defer tgt.Close()
-	run, err := runner.Run(ctx, runner.Options{Target: tgt})
+	return problems(ctx, runner.Options{Target: tgt}, false)
+}
+
+// DialectProblems runs the client scenarios against the in-process
+// reference whose chat client speaks a protocol in one of its dialects
+// other than the default (the defaults run in Problems), and returns what
+// did not pass. A scenario for a protocol the dialect leaves out may be
+// not applicable.
+func DialectProblems(ctx context.Context, protocol, dialect string) ([]string, error) {
+	tgt := inprocess.New(reference.New(), "reference", inprocess.WithClientDialects(map[string]string{protocol: dialect}))
+	defer tgt.Close()
+	return problems(ctx, runner.Options{Target: tgt, Tags: "@client"}, true)
+}
+
+func problems(ctx context.Context, opts runner.Options, notApplicableAllowed bool) ([]string, error) {
+	run, err := runner.Run(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +67,7 @@ func Problems(ctx context.Context, policy reference.DenialPolicy) ([]string, err
 			}
 		}
 		slices.Sort(bad)
-		if len(bad) == 0 && s.Verdict == report.Pass {
+		if len(bad) == 0 && (s.Verdict == report.Pass || notApplicableAllowed && s.Verdict == report.NotApplicable) {
 			continue
 		}
 		problems = append(problems, fmt.Sprintf("%s: %s %v\n  step: %s\n  %s", s.ID, s.Verdict, bad, s.FailedStep, s.Message))
@@ -58,8 +75,9 @@ func Problems(ctx context.Context, policy reference.DenialPolicy) ([]string, err
 	return problems, nil
 }
 
-// Run is the mutation test: the suite under each default denial policy;
-// any problem fails t (the mutant is killed).
+// Run is the mutation test: the suite under each default denial policy,
+// and the client scenarios in every other dialect of every protocol; any
+// problem fails t (the mutant is killed).
 func Run(t *testing.T) {
 	t.Helper()
 	for _, policy := range Policies {
@@ -69,6 +87,17 @@ func Run(t *testing.T) {
 		}
 		for _, p := range problems {
 			t.Errorf("denial policy %s: %s", policy, p)
+		}
+	}
+	for _, protocol := range slices.Sorted(maps.Keys(chat.Dialects)) {
+		for _, d := range chat.Dialects[protocol][1:] {
+			problems, err := DialectProblems(context.Background(), protocol, d)
+			if err != nil {
+				t.Fatalf("%s in %s: the client scenarios could not run: %v", protocol, d, err)
+			}
+			for _, p := range problems {
+				t.Errorf("%s in %s: %s", protocol, d, p)
+			}
 		}
 	}
 }
