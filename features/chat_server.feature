@@ -31,10 +31,11 @@ Feature: The chat server
     And [PRE-08] the chat stream carries the text "Deleted /a."
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @REQ-07 @PRE-02 @DEN-01 @DEN-02
   Scenario Outline: a denial given in the chat reaches the model and the client as a denial, with the user's reason (<protocol>)
@@ -50,10 +51,11 @@ Feature: The chat server
     And [DEN-01] the chat stream reports "call_1" as denied
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @REQ-07 @PRE-09 @PART-02 @PART-01 @PRE-01 @DEN-01 @PRE-08
   Scenario Outline: one call approved and one denied in the chat: each gets its own outcome, in the prompt and in the stream (<protocol>)
@@ -77,10 +79,11 @@ Feature: The chat server
     And [DEN-01] the chat stream reports "call_2" as denied
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @REQ-07 @ERR-02
   Scenario Outline: a tool that fails after its approval reaches the model and the client as an error, with its text, or fails the turn as declared (<protocol>)
@@ -96,10 +99,11 @@ Feature: The chat server
     And [ERR-02] the chat stream ends without an error
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @out-of-contract @REQ-07 @PRE-08 @WIRE-04
   Scenario Outline: a stale tab approving a call again after its result never runs it twice (<protocol>)
@@ -115,10 +119,11 @@ Feature: The chat server
     Then [WIRE-04] "deleteFile" has run 1 time
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @out-of-contract @REQ-07 @PRE-08 @PRE-02
   Scenario Outline: a stale tab denying a call after its result never runs it again (<protocol>)
@@ -134,10 +139,11 @@ Feature: The chat server
     Then [PRE-02] "deleteFile" has run 1 time
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @PRE-02 @DEN-01 @DEN-02
   Scenario Outline: a call the policy denies on its own reaches the model and the chat stream as a denial (<protocol>)
@@ -152,10 +158,11 @@ Feature: The chat server
     And [DEN-01] the chat stream reports "call_1" as denied
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @REQ-07 @PRE-09 @DEN-01 @PART-02 @PRE-01 @DEN-03 @DEN-02
   Scenario Outline: outcomes streamed to the client come back in its next request as the same outcomes (<protocol>)
@@ -181,10 +188,11 @@ Feature: The chat server
     And [DEN-03] model call 3 received the same result for "call_2" as model call 2
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @PRE-08 @REQ-06 @WIRE-01
   Scenario Outline: a turn that ends on its step limit leaves the call's output with the client, and the next prompt holds it (<protocol>)
@@ -202,10 +210,11 @@ Feature: The chat server
     And [WIRE-01] model call 2 received exactly one result for each of "call_1"
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @REQ-07 @PRE-02 @DEN-01 @PRE-01
   Scenario Outline: two conversations on one chat endpoint, whose calls share an id, each resolve their own answer (<protocol>)
@@ -228,10 +237,11 @@ Feature: The chat server
     And [PRE-01] model call 4 received a "json" result for "call_1"
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
 
   @REQ-07 @PRE-02 @DEN-01 @DEN-02
   Scenario Outline: after a restart without the tool, a call denied in the chat still reaches the model and the client as a denial (<protocol>)
@@ -250,7 +260,8 @@ Feature: The chat server
     And [DEN-01] the chat stream reports "call_1" as denied
 
     Examples:
-      | protocol          |
-      | ui-message-stream |
-      | ag-ui             |
-      | ag-ui-legacy      |
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |

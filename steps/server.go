@@ -33,7 +33,16 @@ type serverWorld struct {
 	exchanges []*chatExchange
 	// noReasons: the protocol's requests carry no denial reason.
 	noReasons bool
+	// resumeOnly: the client answers AG-UI interrupts by resume entries
+	// alone, where the protocol defines an interrupt's answer; TanStack's
+	// client also marks the answer on the call (its part, its tool
+	// message), which lets a server that ignores resume entries pass.
+	resumeOnly bool
 }
+
+// resumeOnlyVariant names, after a comma, the variant of the AG-UI
+// interrupt dialect whose client answers by resume entries alone.
+const resumeOnlyVariant = "resume entries only"
 
 // thread is one conversation of the client: its UI messages, as a
 // conforming client of the protocol keeps them.
@@ -89,8 +98,12 @@ func (s *serverSteps) sw() (*serverWorld, error) {
 	return w.server, nil
 }
 
-func (s *serverSteps) speaks(_ context.Context, protocol string) error {
+func (s *serverSteps) speaks(_ context.Context, spoken string) error {
 	w := s.world()
+	protocol, variant, _ := strings.Cut(spoken, ", ")
+	if variant != "" && (protocol != chat.ProtocolAGUI || variant != resumeOnlyVariant) {
+		return fmt.Errorf("the chat endpoint speaks %q: the only client variant is %q, of %q", spoken, resumeOnlyVariant, chat.ProtocolAGUI)
+	}
 	if _, err := protocols.Lookup(protocol); err != nil {
 		return err
 	}
@@ -106,7 +119,8 @@ func (s *serverSteps) speaks(_ context.Context, protocol string) error {
 		return &harnessError{err: fmt.Errorf("the target declares serverDialects[%q]: %w", protocol, err)}
 	}
 	first := newThread(w.conversation)
-	w.server = &serverWorld{protocol: protocol, dialect: dialect, codec: codec, thread: first, threads: []*thread{first}, noReasons: !carriesReasons(codec)}
+	w.server = &serverWorld{protocol: protocol, dialect: dialect, codec: codec, thread: first, threads: []*thread{first}, noReasons: !carriesReasons(codec),
+		resumeOnly: variant == resumeOnlyVariant}
 	return nil
 }
 
@@ -188,6 +202,9 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 	w := s.world()
 	x := &chatExchange{N: len(sw.exchanges) + 1, Role: target.RoleServer}
 	req := &chat.Request{ThreadID: sw.id, RunID: fmt.Sprintf("run-%d", x.N), Messages: chat.Clone(msgs), Resume: sw.resume}
+	if sw.resumeOnly {
+		answersOnResumeOnly(req)
+	}
 	if len(sw.resume) > 0 {
 		req.ParentRunID = sw.lastRunID
 	}
@@ -528,6 +545,30 @@ func (sw *serverWorld) answerPart(p *chat.Part, approved bool, reason string) {
 	setState(p, chat.ApprovalResponded)
 	if sw.protocol == chat.ProtocolAGUI && p.Approval.InterruptID != "" {
 		sw.resume = append(sw.resume, chat.Resume{InterruptID: p.Approval.InterruptID, Approved: approved, Reason: reason})
+	}
+}
+
+// answersOnResumeOnly takes off the calls the answers the request's resume
+// entries carry: each call answered by a resume entry goes as the server
+// asked it (approval-requested, without approved or reason), so the answer
+// rides only where the AG-UI interrupt protocol puts it.
+func answersOnResumeOnly(req *chat.Request) {
+	resumed := map[string]bool{}
+	for _, r := range req.Resume {
+		resumed[r.InterruptID] = true
+	}
+	for i := range req.Messages {
+		for j := range req.Messages[i].Parts {
+			p := &req.Messages[i].Parts[j]
+			if p.Type != chat.PartToolCall || p.State != chat.ApprovalResponded || p.Approval == nil || !resumed[p.Approval.InterruptID] {
+				continue
+			}
+			p.Approval.Approved, p.Approval.Reason = nil, ""
+			p.State = chat.ApprovalRequested
+			if n := len(p.History); n > 0 && p.History[n-1] == chat.ApprovalResponded {
+				p.History = p.History[:n-1]
+			}
+		}
 	}
 }
 
