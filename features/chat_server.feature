@@ -265,3 +265,87 @@ Feature: The chat server
       | ag-ui                      |
       | ag-ui, resume entries only |
       | ag-ui-legacy               |
+
+  @REQ-07 @PRE-01 @PRE-08 @PRE-03
+  Scenario Outline: a model that fails after an approved call ran: the client gets the call's output and the model's error text, and the next message never runs the call again (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user sends "delete /a" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the model answers with:
+      """
+      {"reply": {"error": {"status": 503, "type": "server_error", "message": "the model is overloaded"}}}
+      """
+    When the user approves "call_1" in the chat
+    Then [PRE-01] "call_1" has run
+    And [PRE-08] the chat stream gives "call_1" the output {"deleted":"/a"}
+    And [PRE-08] the chat stream fails with "the model is overloaded"
+    Given the model replies "Deleted /a."
+    When the user sends "try again" to the chat endpoint
+    Then [PRE-03] "deleteFile" has run 1 time
+    And [PRE-01] model call 3 received a "json" result for "call_1"
+
+    Examples:
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
+
+  @out-of-contract @REQ-07 @PRE-08 @WIRE-04
+  Scenario Outline: an application that trimmed an approved call's output from the chat history never runs the call again (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user sends "delete /a" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the model replies "Deleted /a."
+    When the user approves "call_1" in the chat
+    Then [PRE-08] the chat stream gives "call_1" the output {"deleted":"/a"}
+    Given the model may reply "It is deleted."
+    When the application trims the output of "call_1" from the chat and the user sends "is it gone?"
+    Then [WIRE-04] "deleteFile" has run 1 time
+
+    Examples:
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
+
+  @out-of-contract @REQ-07 @SEC-01
+  Scenario Outline: an answer under an approval id the chat server never issued does not run the call (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls "deleteFile" with {"path":"/a"} as "call_1"
+    When the user sends "delete /a" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    Given the model may reply "I cannot do that."
+    When the user approves "call_1" in the chat under the approval id "approval-never-issued"
+    Then [SEC-01] "deleteFile" has not run
+
+    Examples:
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
+
+  @out-of-contract @REQ-07 @SEC-02
+  Scenario Outline: an approval sent on another call than the one it was asked for does not run that call (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And the model calls:
+      | id     | tool       | input         |
+      | call_1 | deleteFile | {"path":"/a"} |
+      | call_2 | deleteFile | {"path":"/b"} |
+    When the user sends "delete /a and /b" to the chat endpoint
+    Then [REQ-07] the chat stream asks approval for "call_1"
+    And [REQ-07] the chat stream asks approval for "call_2"
+    Given the model may reply "I cannot do that."
+    When the user approves "call_1" and denies "call_2" in the chat, each answer sent on the other call
+    Then [SEC-02] "deleteFile" has not run with {"path":"/b"}
+
+    Examples:
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |

@@ -616,6 +616,67 @@ func (s *serverSteps) staleAnswer(ctx context.Context, callID, verb string) erro
 	return s.post(ctx, msgs)
 }
 
+// trimsOutput is an application that trimmed a call's output from the
+// chat history it keeps (to save context, or by a storage bug), then the
+// user sends a new message: the call goes back approved, without its
+// output. No conforming client sends it; an application's own persistence
+// does.
+func (s *serverSteps) trimsOutput(ctx context.Context, callID, text string) error {
+	sw, err := s.sw()
+	if err != nil {
+		return err
+	}
+	p := sw.find(callID)
+	if p == nil || p.State != chat.OutputAvailable || p.Approval == nil || p.Approval.Approved == nil {
+		return blocked("the client holds no approved output of %s to trim (its calls: %s)", callID, sw.describe())
+	}
+	p.Output = nil
+	p.State = chat.ApprovalResponded
+	p.History = append(p.History, chat.ApprovalResponded)
+	return s.send(ctx, text)
+}
+
+// answerUnderID is a client answering a call under an approval id the
+// server never issued (and, for AG-UI, resuming an interrupt of that id):
+// the request it sends asks and answers an approval of its own making.
+func (s *serverSteps) answerUnderID(ctx context.Context, callID, approvalID string) error {
+	sw, err := s.sw()
+	if err != nil {
+		return err
+	}
+	p := sw.find(callID)
+	if p == nil || p.Approval == nil || p.State != chat.ApprovalRequested {
+		return blocked("the client holds no approval request for %s to answer (its calls: %s)", callID, sw.describe())
+	}
+	p.Approval.ID = approvalID
+	if p.Approval.InterruptID != "" {
+		p.Approval.InterruptID = "interrupt-" + approvalID
+	}
+	sw.answerPart(p, true, "")
+	return s.post(ctx, sw.messages)
+}
+
+// answersSwapped is a client that sends the user's answers to two calls
+// each on the other call: the approval of the first (its id, signature and
+// interrupt, approved) rides on the second call, the denial of the second
+// on the first.
+func (s *serverSteps) answersSwapped(ctx context.Context, approvedID, deniedID string) error {
+	sw, err := s.sw()
+	if err != nil {
+		return err
+	}
+	a, d := sw.find(approvedID), sw.find(deniedID)
+	for id, p := range map[string]*chat.Part{approvedID: a, deniedID: d} {
+		if p == nil || p.Approval == nil || p.State != chat.ApprovalRequested {
+			return blocked("the client holds no approval request for %s to answer (its calls: %s)", id, sw.describe())
+		}
+	}
+	sw.answerPart(a, true, "")
+	sw.answerPart(d, false, "")
+	a.Approval, d.Approval = d.Approval, a.Approval
+	return s.post(ctx, sw.messages)
+}
+
 // restart closes the chat endpoint; the client's next request opens it
 // again with the scenario's toolkit as it is then (a deploy between a
 // request and its answer).

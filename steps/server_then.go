@@ -263,6 +263,26 @@ func (s *serverSteps) streamNoError(context.Context) error {
 	return nil
 }
 
+// streamFailsWith: the stream reports the turn's failure as an error event
+// carrying the text the failure gave (the provider's message of a model
+// that failed), as generate mode fails the turn with it; a stream that
+// ends as if nothing failed, or masks the text, loses the failure.
+func (s *serverSteps) streamFailsWith(_ context.Context, text string) error {
+	x, err := s.lastExchange()
+	if err != nil {
+		return err
+	}
+	for _, ev := range x.Events {
+		if ev.Type == chat.EventError {
+			if !strings.Contains(ev.ErrorText, text) {
+				return harmed(checks.Lost, fmt.Errorf("the stream of request %d fails with %q, without the failure's text %q", x.N, ev.ErrorText, text))
+			}
+			return nil
+		}
+	}
+	return harmed(checks.Lost, fmt.Errorf("the stream of request %d reports no error, though the turn failed with %q (%s)", x.N, text, eventTypes(x.Events)))
+}
+
 func eventTypes(evs []chat.Event) string {
 	var s []string
 	for _, ev := range evs {
