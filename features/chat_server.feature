@@ -349,3 +349,26 @@ Feature: The chat server
       | ag-ui                      |
       | ag-ui, resume entries only |
       | ag-ui-legacy               |
+
+  @PRE-08 @REQ-06
+  Scenario Outline: two calls to one tool in a step each stream their own output, under their own call (<protocol>)
+    Given the chat endpoint speaks "<protocol>"
+    And a tool "readFile" that needs no approval
+    And the tool "readFile" returns {"text":"hello"}
+    And the model calls:
+      | id     | tool     | input         |
+      | call_1 | readFile | {"path":"/a"} |
+      | call_2 | readFile | {"path":"/b"} |
+    And the model replies "Both say hello."
+    When the user sends "read /a and /b" to the chat endpoint
+    Then [REQ-06] "readFile" has run 2 times
+    And [PRE-08] the chat stream gives "call_1" the output {"text":"hello"}
+    And [PRE-08] the chat stream gives "call_2" the output {"text":"hello"}
+    And [PRE-08] the chat stream carries the text "Both say hello."
+
+    Examples:
+      | protocol                   |
+      | ui-message-stream          |
+      | ag-ui                      |
+      | ag-ui, resume entries only |
+      | ag-ui-legacy               |
