@@ -178,12 +178,13 @@ Feature: The chat server
     When the user approves "call_1" in the chat
     Then [PRE-09] the chat stream reports no outcome of "call_1"
     When the user denies "call_2" in the chat because "keep b"
-    Then [DEN-01] model call 2 received an "execution-denied" result for "call_2"
+    Then [PRE-09] model call 2 received exactly one result for each of "call_1" and "call_2"
+    And [DEN-01] model call 2 received an "execution-denied" result for "call_2"
     Given the model replies "Anything else?"
     When the user sends "what did you do?" to the chat endpoint
     Then [PART-02] "deleteFile" has run 1 time
-    And [PRE-01] model call 3 received a "json" result for "call_1"
     And [DEN-03] model call 3 received an "execution-denied" result for "call_2"
+    And [PRE-01] model call 3 received a "json" result for "call_1"
     And [DEN-02] model call 3 received the denial of "call_2" with the user's reason "keep b"
     And [DEN-03] model call 3 received the same result for "call_2" as model call 2
 
