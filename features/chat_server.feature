@@ -285,6 +285,7 @@ Feature: The chat server
     When the user sends "try again" to the chat endpoint
     Then [PRE-03] "deleteFile" has run 1 time
     And [PRE-01] model call 3 received a "json" result for "call_1"
+    And [PRE-01] model call 3 received the same result for "call_1" as model call 2
 
     Examples:
       | protocol                   |
