@@ -285,8 +285,10 @@ func (s *serverSteps) streamNoError(context.Context) error {
 
 // streamFailsWith: the stream reports the turn's failure as an error event
 // carrying the text the failure gave (the provider's message of a model
-// that failed), as generate mode fails the turn with it; a stream that
-// ends as if nothing failed, or masks the text, loses the failure.
+// that failed), as generate mode fails the turn with it. A stream that
+// ends as if nothing failed loses the failure; one that reports it under
+// another text (a server that masks errors by default, so as not to leak
+// them) still tells the client the turn failed: that only warns.
 func (s *serverSteps) streamFailsWith(_ context.Context, text string) error {
 	x, err := s.lastExchange()
 	if err != nil {
@@ -295,7 +297,7 @@ func (s *serverSteps) streamFailsWith(_ context.Context, text string) error {
 	for _, ev := range x.Events {
 		if ev.Type == chat.EventError {
 			if !strings.Contains(ev.ErrorText, text) {
-				return harmed(checks.Lost, fmt.Errorf("the stream of request %d fails with %q, without the failure's text %q", x.N, ev.ErrorText, text))
+				return harmless(fmt.Errorf("the stream of request %d fails with %q, without the failure's text %q", x.N, ev.ErrorText, text))
 			}
 			return nil
 		}
