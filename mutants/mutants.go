@@ -51,8 +51,9 @@ type Mutant struct {
 	// breaks that check's own rule (TestMutantCollateral pins them).
 	Collateral map[string]string `yaml:"collateral"`
 
-	// Role is the side of the protocol the bug is on: "agent", or
-	// "client" when it changes the chat client (reference/chatclient).
+	// Role is the side of the protocol the bug is on: "agent", "client"
+	// when it changes the chat client (reference/chatclient), or "server"
+	// when it changes the chat server (reference/chatserver).
 	Role string `yaml:"-"`
 	// File is the mutant's file, mutants/NAME.patch.
 	File string `yaml:"-"`
@@ -160,6 +161,9 @@ func Parse(file string, data []byte) (Mutant, error) {
 		}
 		if strings.HasPrefix(p.path, "reference/chatclient/") {
 			m.Role = "client"
+		}
+		if strings.HasPrefix(p.path, "reference/chatserver/") {
+			m.Role = "server"
 		}
 	}
 	return m, nil

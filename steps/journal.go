@@ -44,6 +44,12 @@ func (w *world) modelCall(n int) (simulator.Entry, error) {
 	case byCall != nil:
 		return *byCall, nil
 	}
+	if last, err := w.last(); err == nil && w.server != nil && last.Response != nil && last.Response.Error != nil && n >= last.FirstModelCall {
+		// A chat endpoint refused what its client sent: no turn assertion
+		// judges a chat request, and the refusal is what kept the prompt
+		// from the model.
+		return simulator.Entry{}, fmt.Errorf("there was no model call %d: the chat endpoint failed request %d with %q", n, last.N, last.Response.Error.Message)
+	}
 	if last, err := w.last(); err == nil && last.Response != nil && last.Response.Error != nil && last.Response.Error.Code != "Model" && n >= last.FirstModelCall {
 		// The turn was refused before it got that far: nothing reached the
 		// model, so what a prompt holds is not at stake. Whether refusing

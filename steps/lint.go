@@ -192,7 +192,7 @@ func lintPickle(uri string, p *messages.Pickle, lines map[string]int) []LintErro
 		}
 		if answerStep.MatchString(st.Text) && !strings.Contains(st.Text, " in the client") && !strings.Contains(st.Text, "provider approval") {
 			head := st.Text
-			for _, cut := range []string{" because ", " after ", " and sends ", " along with ", " and adds ", " twice", " in one message", " and denies it", " with its input edited", ": "} {
+			for _, cut := range []string{" because ", " after ", " and sends ", " along with ", " and adds ", " twice", " in one message", " and denies it", " with its input edited", " under the approval id ", ": "} {
 				if i := strings.Index(head, cut); i >= 0 {
 					head = head[:i]
 				}

@@ -33,7 +33,16 @@ type serverWorld struct {
 	exchanges []*chatExchange
 	// noReasons: the protocol's requests carry no denial reason.
 	noReasons bool
+	// resumeOnly: the client answers AG-UI interrupts by resume entries
+	// alone, where the protocol defines an interrupt's answer; TanStack's
+	// client also marks the answer on the call (its part, its tool
+	// message), which lets a server that ignores resume entries pass.
+	resumeOnly bool
 }
+
+// resumeOnlyVariant names, after a comma, the variant of the AG-UI
+// interrupt dialect whose client answers by resume entries alone.
+const resumeOnlyVariant = "resume entries only"
 
 // thread is one conversation of the client: its UI messages, as a
 // conforming client of the protocol keeps them.
@@ -89,8 +98,12 @@ func (s *serverSteps) sw() (*serverWorld, error) {
 	return w.server, nil
 }
 
-func (s *serverSteps) speaks(_ context.Context, protocol string) error {
+func (s *serverSteps) speaks(_ context.Context, spoken string) error {
 	w := s.world()
+	protocol, variant, _ := strings.Cut(spoken, ", ")
+	if variant != "" && (protocol != chat.ProtocolAGUI || variant != resumeOnlyVariant) {
+		return fmt.Errorf("the chat endpoint speaks %q: the only client variant is %q, of %q", spoken, resumeOnlyVariant, chat.ProtocolAGUI)
+	}
 	if _, err := protocols.Lookup(protocol); err != nil {
 		return err
 	}
@@ -106,7 +119,8 @@ func (s *serverSteps) speaks(_ context.Context, protocol string) error {
 		return &harnessError{err: fmt.Errorf("the target declares serverDialects[%q]: %w", protocol, err)}
 	}
 	first := newThread(w.conversation)
-	w.server = &serverWorld{protocol: protocol, dialect: dialect, codec: codec, thread: first, threads: []*thread{first}, noReasons: !carriesReasons(codec)}
+	w.server = &serverWorld{protocol: protocol, dialect: dialect, codec: codec, thread: first, threads: []*thread{first}, noReasons: !carriesReasons(codec),
+		resumeOnly: variant == resumeOnlyVariant}
 	return nil
 }
 
@@ -188,6 +202,9 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 	w := s.world()
 	x := &chatExchange{N: len(sw.exchanges) + 1, Role: target.RoleServer}
 	req := &chat.Request{ThreadID: sw.id, RunID: fmt.Sprintf("run-%d", x.N), Messages: chat.Clone(msgs), Resume: sw.resume}
+	if sw.resumeOnly {
+		answersOnResumeOnly(req)
+	}
 	if len(sw.resume) > 0 {
 		req.ParentRunID = sw.lastRunID
 	}
@@ -531,6 +548,30 @@ func (sw *serverWorld) answerPart(p *chat.Part, approved bool, reason string) {
 	}
 }
 
+// answersOnResumeOnly takes off the calls the answers the request's resume
+// entries carry: each call answered by a resume entry goes as the server
+// asked it (approval-requested, without approved or reason), so the answer
+// rides only where the AG-UI interrupt protocol puts it.
+func answersOnResumeOnly(req *chat.Request) {
+	resumed := map[string]bool{}
+	for _, r := range req.Resume {
+		resumed[r.InterruptID] = true
+	}
+	for i := range req.Messages {
+		for j := range req.Messages[i].Parts {
+			p := &req.Messages[i].Parts[j]
+			if p.Type != chat.PartToolCall || p.State != chat.ApprovalResponded || p.Approval == nil || !resumed[p.Approval.InterruptID] {
+				continue
+			}
+			p.Approval.Approved, p.Approval.Reason = nil, ""
+			p.State = chat.ApprovalRequested
+			if n := len(p.History); n > 0 && p.History[n-1] == chat.ApprovalResponded {
+				p.History = p.History[:n-1]
+			}
+		}
+	}
+}
+
 // answer is the user answering approvals in the chat; the client sends the
 // continuation once every call of the last assistant message is complete.
 func (s *serverSteps) answer(ctx context.Context, verb, ids, reason string) error {
@@ -573,6 +614,67 @@ func (s *serverSteps) staleAnswer(ctx context.Context, callID, verb string) erro
 	stale.answerPart(p, verb == "approving", "")
 	sw.resume = stale.resume
 	return s.post(ctx, msgs)
+}
+
+// trimsOutput is an application that trimmed a call's output from the
+// chat history it keeps (to save context, or by a storage bug), then the
+// user sends a new message: the call goes back approved, without its
+// output. No conforming client sends it; an application's own persistence
+// does.
+func (s *serverSteps) trimsOutput(ctx context.Context, callID, text string) error {
+	sw, err := s.sw()
+	if err != nil {
+		return err
+	}
+	p := sw.find(callID)
+	if p == nil || p.State != chat.OutputAvailable || p.Approval == nil || p.Approval.Approved == nil {
+		return blocked("the client holds no approved output of %s to trim (its calls: %s)", callID, sw.describe())
+	}
+	p.Output = nil
+	p.State = chat.ApprovalResponded
+	p.History = append(p.History, chat.ApprovalResponded)
+	return s.send(ctx, text)
+}
+
+// answerUnderID is a client answering a call under an approval id the
+// server never issued (and, for AG-UI, resuming an interrupt of that id):
+// the request it sends asks and answers an approval of its own making.
+func (s *serverSteps) answerUnderID(ctx context.Context, callID, approvalID string) error {
+	sw, err := s.sw()
+	if err != nil {
+		return err
+	}
+	p := sw.find(callID)
+	if p == nil || p.Approval == nil || p.State != chat.ApprovalRequested {
+		return blocked("the client holds no approval request for %s to answer (its calls: %s)", callID, sw.describe())
+	}
+	p.Approval.ID = approvalID
+	if p.Approval.InterruptID != "" {
+		p.Approval.InterruptID = "interrupt-" + approvalID
+	}
+	sw.answerPart(p, true, "")
+	return s.post(ctx, sw.messages)
+}
+
+// answersSwapped is a client that sends the user's answers to two calls
+// each on the other call: the approval of the first (its id, signature and
+// interrupt, approved) rides on the second call, the denial of the second
+// on the first.
+func (s *serverSteps) answersSwapped(ctx context.Context, approvedID, deniedID string) error {
+	sw, err := s.sw()
+	if err != nil {
+		return err
+	}
+	a, d := sw.find(approvedID), sw.find(deniedID)
+	for id, p := range map[string]*chat.Part{approvedID: a, deniedID: d} {
+		if p == nil || p.Approval == nil || p.State != chat.ApprovalRequested {
+			return blocked("the client holds no approval request for %s to answer (its calls: %s)", id, sw.describe())
+		}
+	}
+	sw.answerPart(a, true, "")
+	sw.answerPart(d, false, "")
+	a.Approval, d.Approval = d.Approval, a.Approval
+	return s.post(ctx, sw.messages)
 }
 
 // restart closes the chat endpoint; the client's next request opens it

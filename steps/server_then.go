@@ -112,12 +112,32 @@ func (s *serverSteps) promptHeld(callID string) bool {
 // which the prompt's assertions judge: blocked here.
 func (s *serverSteps) missingFromStream(err error, callID string) error {
 	if !s.promptHeld(callID) {
+		if text, failed := s.streamError(); failed {
+			// The request was refused where its call was answered: no
+			// prompt judges it (there is none), and the client is told
+			// of a failure instead of the call's outcome.
+			return harmed(checks.Lost, fmt.Errorf("%v: the stream fails with %q instead", err, text))
+		}
 		return blocked("%v: no prompt of the request holds a result for %s either (the prompt's assertions judge that)", err, callID)
 	}
 	if s.world().check == "PRE-08" {
 		return harmed(checks.Lost, err)
 	}
 	return &chargedError{check: "PRE-08", why: err.Error(), own: blocked("%v: that is PRE-08's rule, charged there", err), spec: harmSpec{harm: checks.Lost}}
+}
+
+// streamError returns the error the last request's stream failed with.
+func (s *serverSteps) streamError() (string, bool) {
+	x, err := s.lastExchange()
+	if err != nil {
+		return "", false
+	}
+	for _, ev := range x.Events {
+		if ev.Type == chat.EventError {
+			return ev.ErrorText, true
+		}
+	}
+	return "", false
 }
 
 // streamDenied: the stream reports the call as denied (a denial event:
@@ -261,6 +281,28 @@ func (s *serverSteps) streamNoError(context.Context) error {
 		return harmed(checks.Crashed, fmt.Errorf("the stream of request %d breaks off: %s", x.N, x.StreamErr))
 	}
 	return nil
+}
+
+// streamFailsWith: the stream reports the turn's failure as an error event
+// carrying the text the failure gave (the provider's message of a model
+// that failed), as generate mode fails the turn with it. A stream that
+// ends as if nothing failed loses the failure; one that reports it under
+// another text (a server that masks errors by default, so as not to leak
+// them) still tells the client the turn failed: that only warns.
+func (s *serverSteps) streamFailsWith(_ context.Context, text string) error {
+	x, err := s.lastExchange()
+	if err != nil {
+		return err
+	}
+	for _, ev := range x.Events {
+		if ev.Type == chat.EventError {
+			if !strings.Contains(ev.ErrorText, text) {
+				return harmless(fmt.Errorf("the stream of request %d fails with %q, without the failure's text %q", x.N, ev.ErrorText, text))
+			}
+			return nil
+		}
+	}
+	return harmed(checks.Lost, fmt.Errorf("the stream of request %d reports no error, though the turn failed with %q (%s)", x.N, text, eventTypes(x.Events)))
 }
 
 func eventTypes(evs []chat.Event) string {

@@ -262,6 +262,9 @@ func definitions(world func() *world) []stepDef {
 	do(`the user sends "([^"]*)" to the chat endpoint`, sv.send)
 	do(`the user (approves|denies) `+idList+` in the chat(?: because "([^"]*)")?`, sv.answer)
 	sends(checks.OutOfContractTag, `a stale tab answers "([^"]+)" again, (approving|denying) it`, sv.staleAnswer)
+	sends(checks.OutOfContractTag, `the application trims the output of "([^"]+)" from the chat and the user sends "([^"]*)"`, sv.trimsOutput)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" in the chat under the approval id "([^"]+)"`, sv.answerUnderID)
+	sends(checks.OutOfContractTag, `the user approves "([^"]+)" and denies "([^"]+)" in the chat, each answer sent on the other call`, sv.answersSwapped)
 	do(`the user opens a second chat and sends "([^"]*)"`, sv.secondChat)
 	do(`the first chat is shown again`, sv.firstChat)
 	do(`the chat endpoint restarts`, sv.restart)
@@ -272,6 +275,7 @@ func definitions(world func() *world) []stepDef {
 	assert(`the chat stream reports no outcome of "([^"]+)"`, "", sv.streamNoOutcome, ranAgainst)
 	assert(`the chat stream carries the text "([^"]*)"`, "", sv.streamText)
 	assert(`the chat stream ends without an error`, "", sv.streamNoError)
+	assert(`the chat stream fails with "([^"]+)"`, "", sv.streamFailsWith, lostShown)
 	return defs
 }
 

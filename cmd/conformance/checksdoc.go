@@ -93,7 +93,9 @@ one short list:
   one approval, or on input other than the one shown for approval;
 - **lost**: an answer or a result silently disappears (an approved call
   never runs and nothing says why; a result that no prompt and no later
-  turn ever holds; a result the stream's consumer never gets);
+  turn ever holds although the conversation went on; a result the stream's
+  consumer never gets; a user's message and answers that a runtime refused
+  although a conforming client sent them);
 - **crashed**: the runtime dies, or fails with an error that does not say
   what is wrong where a clear refusal is due (no message, or an error of code
   ` + "`Other`" + ` that is the runtime's own fault: a TypeError, a nil pointer, a panic);
@@ -103,8 +105,19 @@ one short list:
 Each assertion names the harm its failure causes. Some failures are their
 own evidence (a tool run after a denial); for others the harm is looked for
 in the whole run when the scenario ends (a result missing from a turn's
-messages is *lost* only if no prompt and no later turn ever held it, and
-*refused* where a prompt naming the call was refused). A failed assertion
+messages is *lost* only if the conversation went on (a later turn, or a
+later model call) and no prompt and no later turn ever held it, and
+*refused* where a prompt naming the call was refused: a runtime may hold a
+result back for the next request, which a scenario that ends there cannot
+see). A clear refusal of valid, conforming input (the runtime answers
+InvalidMessages, InvalidApproval or MissingToolResults to a conversation a
+conforming client sends, and no assertion of the scenario expects that
+refusal) is itself the evidence of *lost* for the failures it explains:
+the user's message and the answers in it reach no model and run no tool.
+On out-of-contract input a refusal is the right answer and shows nothing;
+so is a refusal that names the application's toolkit (ToolkitRequired,
+ToolNotFound), and any refusal in a scenario whose toolkit lacks a tool
+the history needs, which PRE-05 and PRE-06 allow. A failed assertion
 that shows no harm, or whose harm the run does not show, counts as a
 **warning**: its rule is SHOULD at most (a finish reason, an event order, a
 layout the provider accepts). ` + "`conformance checks --format json`" + ` lists each

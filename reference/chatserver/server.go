@@ -87,6 +87,12 @@ func (s *Server) stream(ctx context.Context, history []model.Message, ew chat.Ev
 	}
 }
 
+// InterruptID is the AG-UI interrupt id the server gives an approval
+// request: an id of its own, distinct from the approval id, so that a
+// client resuming the approval id instead of the interrupt it was sent is
+// seen (the server still reads a resume entry naming the approval id).
+func InterruptID(approvalID string) string { return "interrupt-" + approvalID }
+
 // translator turns canonical stream events into chat events.
 type translator struct {
 	w         chat.EventWriter
@@ -138,7 +144,7 @@ func (t *translator) write(ev model.Event) error {
 	case model.EventToolApprovalRequest:
 		p := ev.Part
 		ev := chat.Event{Type: chat.EventApprovalRequested, ToolCallID: p.ToolCallID,
-			Approval: &chat.Approval{ID: p.ApprovalID, Signature: p.Signature, InterruptID: p.ApprovalID}}
+			Approval: &chat.Approval{ID: p.ApprovalID, Signature: p.Signature, InterruptID: InterruptID(p.ApprovalID)}}
 		if call := t.calls[p.ToolCallID]; call != nil {
 			ev.ToolName, ev.Input = call.ToolName, call.Input
 		}
