@@ -41,3 +41,22 @@ Feature: Policies that decide without asking
       | mode     |
       | generate |
       | stream   |
+
+  @PRE-02 @REQ-01 @REQ-06
+  Scenario Outline: a call the policy denies on its own, first in a step, leaves the calls after it their own outcomes (<mode>)
+    Given the agent runs in <mode> mode
+    And a tool "wipeDisk" whose approval policy denies every call on its own because "wiping is disabled here"
+    And a tool "deleteFile" that needs approval
+    And the model calls:
+      | id     | tool       | input               |
+      | call_1 | wipeDisk   | {"disk":"/dev/sda"} |
+      | call_2 | deleteFile | {"path":"/tmp/a"}   |
+    When the user says "wipe the disk and delete /tmp/a"
+    Then [PRE-02] "wipeDisk" has not run
+    And [REQ-01] an approval is requested for "call_2"
+    And [REQ-06] every call of the turn has a result or a pending approval
+
+    Examples:
+      | mode     |
+      | generate |
+      | stream   |

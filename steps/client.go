@@ -12,6 +12,7 @@ import (
 	"github.com/approval-conformance-kit/ack/chat/protocols"
 	"github.com/approval-conformance-kit/ack/chatsim"
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/report"
 	"github.com/approval-conformance-kit/ack/target"
 )
 
@@ -336,6 +337,13 @@ func (c *clientSteps) carriesReason(_ context.Context, n int, kind, callID, reas
 		return err
 	}
 	if !carriesReasons(codec) {
+		return c.carriesAnswer(n, kind, callID, nil)
+	}
+	if w := c.world(); w.info != nil && w.info.Features.NoDenialReasons {
+		// The target declares that its approval API takes no reason (TanStack
+		// AI's addToolApprovalResponse({id, approved})): the client has none
+		// to send, whatever room the protocol has for one.
+		w.record(w.check, report.OutcomeNotApplicable, fmt.Sprintf("the reason of the %s of %s: the target declares that its approval API takes no reason", kind, callID))
 		return c.carriesAnswer(n, kind, callID, nil)
 	}
 	return c.carriesAnswer(n, kind, callID, &reason)
