@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // LangChain.js (langchain createAgent with humanInTheLoopMiddleware) behind driver protocol v1.
 //
-//   node adapter.mjs --sdk versions/1.5.14 [--model-api wire|canonical] [--listen 127.0.0.1:0]
+//   node adapter.mjs --sdk versions/1.5.14 [--model-api wire|canonical] [--step-limit recursion|middleware] [--listen 127.0.0.1:0]
 //
 // Prints the driver URL on the first line of stdout. See README.md.
 
@@ -20,6 +20,7 @@ const { values: flags } = parseArgs({
   options: {
     sdk: { type: "string" },
     "model-api": { type: "string", default: "wire" },
+    "step-limit": { type: "string", default: "recursion" },
     listen: { type: "string", default: "127.0.0.1:0" },
   },
 });
@@ -42,7 +43,9 @@ const sdk = await import(pathToFileURL(join(sdkDir, "sdk.mjs")).href);
 const modelAPIs = { wire: ["openai-chat", "openai-responses", "anthropic-messages"], canonical: ["canonical"] }[flags["model-api"]];
 if (!modelAPIs) fail(`--model-api ${flags["model-api"]}: want wire or canonical`);
 
-const runner = new Runner({ sdk });
+if (!["recursion", "middleware"].includes(flags["step-limit"])) fail(`--step-limit ${flags["step-limit"]}: want recursion or middleware`);
+
+const runner = new Runner({ sdk, stepLimit: flags["step-limit"] });
 
 const info = {
   name: `langchain-adapter (${flags["model-api"] === "canonical" ? "canonical model" : "ChatOpenAI and ChatAnthropic"})`,

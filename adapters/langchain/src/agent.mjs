@@ -37,10 +37,24 @@ class PolicyFailed extends Error {}
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
+// SUPERSTEPS_PER_STEP is what one step of the agent (a model call and the
+// tools it called) costs in LangGraph's recursion limit: the graph of
+// createAgent runs the model node (model_request), then one node per
+// afterModel hook (the human-in-the-loop middleware's, the only middleware
+// with a hook here), then the tools node, each a superstep of its own
+// (langchain dist/agents/ReactAgent.js l.144, l.161, l.178).
+const SUPERSTEPS_PER_STEP = 3;
+
 /** Runner runs turns with one installed SDK version. */
 export class Runner {
-  constructor({ sdk }) {
+  // stepLimit is how a turn's maxSteps reaches the agent: "recursion"
+  // (LangGraph's recursionLimit, SUPERSTEPS_PER_STEP per step; the run
+  // ends with GraphRecursionError and its state is read from the
+  // checkpointer) or "middleware" (modelCallLimitMiddleware's runLimit,
+  // exitBehavior "end": see FINDINGS L4 of the certification).
+  constructor({ sdk, stepLimit = "recursion" }) {
     this.sdk = sdk;
+    this.stepLimit = stepLimit;
     // One checkpointer for the adapter's life, keyed by thread (the conversation).
     this.checkpointer = new sdk.MemorySaver();
   }
@@ -132,7 +146,8 @@ export class Runner {
     if (!Array.isArray(req.messages)) return { error: { code: "InvalidMessages", message: "messages: not an array" } };
 
     const middleware = [humanInTheLoopMiddleware({ interruptOn: this.interruptOn(req, (s) => toCanonical(s?.messages ?? [])) })];
-    if (req.options?.maxSteps > 0) middleware.push(modelCallLimitMiddleware({ runLimit: req.options.maxSteps, exitBehavior: "end" }));
+    const maxSteps = req.options?.maxSteps > 0 ? req.options.maxSteps : 0;
+    if (maxSteps > 0 && this.stepLimit === "middleware") middleware.push(modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: "end" }));
     const agent = createAgent({ model, tools: this.tools(req), middleware, checkpointer: this.checkpointer });
 
     const thread = String(req.conversation ?? "");
@@ -159,7 +174,15 @@ export class Runner {
         input = { messages: this.newMessages(req.messages) };
       }
     }
-    const config = { configurable, recursionLimit: 1000 };
+    // Without a step limit the agent's loop runs until the model stops
+    // calling tools (the default recursion limit, 25 supersteps, would end
+    // a long turn early; the adapter lifts it as LangChain's
+    // agent.withConfig example does: ReactAgent.js l.331). With one, a
+    // step costs SUPERSTEPS_PER_STEP supersteps: the run makes at most
+    // maxSteps model calls, runs the tools of each, and ends with
+    // GraphRecursionError before the next model call.
+    const byRecursion = maxSteps > 0 && this.stepLimit === "recursion";
+    const config = { configurable, recursionLimit: byRecursion ? SUPERSTEPS_PER_STEP * maxSteps : 1000 };
     // The turn answers what it added: not the thread's messages before it,
     // nor the user's messages it was given.
     const given = Array.isArray(input?.messages) ? input.messages.length : 0;
@@ -167,20 +190,32 @@ export class Runner {
 
     const events = [];
     let step = { open: false, finish: "stop" };
+    // limited: the run reached its step limit. LangGraph raises
+    // GraphRecursionError (pregel/index.js l.1337) after checkpointing
+    // every superstep that ran (pregel/loop.js, the tick's finally), so
+    // the turn's answer is the thread's state, read from the checkpointer
+    // as after any run.
+    let limited = false;
+    const reachedLimit = (e) => byRecursion && e instanceof this.sdk.GraphRecursionError;
     try {
       if (req.mode === "stream") {
-        step = await this.stream(agent, input, config, events);
+        step = await this.stream(agent, input, config, events, reachedLimit);
+        limited = step.limited;
       } else {
         await agent.invoke(input, config);
       }
     } catch (e) {
       if (e instanceof NotExpressible) throw e;
-      const error = turnError(e);
-      if (req.mode === "stream") return { error, events: [...events, { type: "error", code: error.code, message: error.message }] };
-      return { error };
+      if (reachedLimit(e)) {
+        limited = true;
+      } else {
+        const error = turnError(e);
+        if (req.mode === "stream") return { error, events: [...events, { type: "error", code: error.code, message: error.message }] };
+        return { error };
+      }
     }
     const after = await agent.graph.getState({ configurable: { thread_id: thread } });
-    const answer = this.answerOf(after, before);
+    const answer = this.answerOf(after, before, limited);
     if (req.mode === "stream") {
       for (const r of answer.requests) events.push(r);
       if (step.open) events.push({ type: "finish-step", finishReason: step.finish });
@@ -277,7 +312,7 @@ export class Runner {
   // (the thread holds those of the turns before), an approval request part
   // per action request of a pending interrupt, the finish reason, and the
   // state to resume from.
-  answerOf(snapshot, before) {
+  answerOf(snapshot, before, limited = false) {
     const lc = snapshot.values?.messages ?? [];
     const messages = toCanonical(lc.slice(before));
     const pending = snapshot.tasks.flatMap((t) => t.interrupts ?? []);
@@ -292,7 +327,9 @@ export class Runner {
       }
     }
     const last = lc.at(-1);
-    const finishReason = pending.length > 0 ? "tool-calls" : last?.tool_calls?.length > 0 ? "tool-calls" : "stop";
+    // A run ended by its step limit ends after the tools of its last step
+    // ran: that step finished calling tools.
+    const finishReason = pending.length > 0 || limited ? "tool-calls" : last?.tool_calls?.length > 0 ? "tool-calls" : "stop";
     return {
       messages,
       finishReason,
@@ -306,17 +343,30 @@ export class Runner {
   // model_request node's run is a step (its text deltas, then its calls),
   // a tools node's update the results of its calls, the middleware's
   // update on a resume the rejections it wrote.
-  async stream(agent, input, config, events) {
-    let open = false;
-    let finish = "stop";
+  async stream(agent, input, config, events, reachedLimit) {
+    const step = { open: false, finish: "stop", limited: false };
+    try {
+      await this.streamParts(agent, input, config, events, step);
+    } catch (e) {
+      // The step limit ends the stream with GraphRecursionError after the
+      // last step's tool results: the turn ends there.
+      if (!reachedLimit(e)) throw e;
+      step.limited = true;
+    }
+    return step;
+  }
+
+  // streamParts maps the stream's parts onto events, keeping in `step`
+  // whether a step is open and its finish reason.
+  async streamParts(agent, input, config, events, step) {
     const stream = await agent.stream(input, { ...config, streamMode: ["updates", "messages"] });
     for await (const [mode, data] of stream) {
       if (mode === "messages") {
         const [chunk, meta] = data;
         if (meta?.langgraph_node !== "model_request") continue;
-        if (!open) {
+        if (!step.open) {
           events.push({ type: "start-step" });
-          open = true;
+          step.open = true;
         }
         const text = textOf(chunk.content);
         if (text !== "") events.push({ type: "text-delta", text });
@@ -326,15 +376,15 @@ export class Runner {
         if (node === "__interrupt__") continue;
         const msgs = update?.messages ?? [];
         if (node === "model_request") {
-          if (!open) events.push({ type: "start-step" });
+          if (!step.open) events.push({ type: "start-step" });
           for (const m of toCanonical(msgs)) {
             for (const p of m.content) {
-              if (p.type === "text" && !open) events.push({ type: "text-delta", text: p.text });
+              if (p.type === "text" && !step.open) events.push({ type: "text-delta", text: p.text });
               if (p.type === "tool-call") events.push(p);
             }
           }
-          finish = msgs.some((m) => m.tool_calls?.length > 0) ? "tool-calls" : "stop";
-          open = true;
+          step.finish = msgs.some((m) => m.tool_calls?.length > 0) ? "tool-calls" : "stop";
+          step.open = true;
           continue;
         }
         // The tools node and the middleware's own messages (its rejections):
@@ -342,20 +392,19 @@ export class Runner {
         // rewrote is not new.
         const results = toCanonical(msgs.filter((m) => m?._getType?.() === "tool"));
         if (results.length === 0) continue;
-        if (node !== "tools" && open) {
-          events.push({ type: "finish-step", finishReason: finish });
-          open = false;
+        if (node !== "tools" && step.open) {
+          events.push({ type: "finish-step", finishReason: step.finish });
+          step.open = false;
         }
         for (const m of results) for (const p of m.content) events.push(p);
-        if (node === "tools" && open) {
+        if (node === "tools" && step.open) {
           // A step's tool runs end it.
-          events.push({ type: "finish-step", finishReason: finish });
-          open = false;
+          events.push({ type: "finish-step", finishReason: step.finish });
+          step.open = false;
         }
       }
     }
     // A step still open is closed by the caller, after the approval
     // requests of a pending interrupt.
-    return { open, finish };
   }
 }
