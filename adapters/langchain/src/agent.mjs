@@ -27,6 +27,10 @@ export function turnError(e) {
   // The provider clients' errors (openai, @anthropic-ai/sdk) carry the HTTP status; so does the canonical model's.
   if (e instanceof ModelHTTPError || typeof e?.status === "number" || /Connection error|fetch failed/i.test(e?.message ?? "")) code = "Model";
   else if (/^Invalid (HITLResponse|edited action)|Number of human decisions|Unexpected human decision/.test(e?.message ?? "")) code = "InvalidApproval";
+  // The tools node's own refusal of a call to a tool the agent does not
+  // have (1.0.x: dist/agents/nodes/ToolNode.js l.161, l.205; later
+  // versions answer it with an error ToolMessage instead).
+  else if (/^Tool ".*" not found\.$/.test(e?.message ?? "")) code = "ToolNotFound";
   let message = e instanceof Error ? e.message : String(e);
   if (e?.cause instanceof Error) message += ` (cause: ${e.cause.message})`;
   return { code, message, sdkError: e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e) };
@@ -52,9 +56,12 @@ export class Runner {
   // ends with GraphRecursionError and its state is read from the
   // checkpointer) or "middleware" (modelCallLimitMiddleware's runLimit,
   // exitBehavior "end": see FINDINGS L4 of the certification).
-  constructor({ sdk, stepLimit = "recursion" }) {
+  // dynamicPolicy: the version's interruptOn config has the `when`
+  // predicate.
+  constructor({ sdk, stepLimit = "recursion", dynamicPolicy = true }) {
     this.sdk = sdk;
     this.stepLimit = stepLimit;
+    this.dynamicPolicy = dynamicPolicy;
     // One checkpointer for the adapter's life, keyed by thread (the conversation).
     this.checkpointer = new sdk.MemorySaver();
   }
@@ -107,6 +114,7 @@ export class Runner {
     for (const t of req.tools ?? []) {
       if (t.approval === "always") on[t.name] = { allowedDecisions: ["approve", "edit", "reject"] };
       if (t.approval === "dynamic") {
+        if (!this.dynamicPolicy) throw new NotExpressible(`the dynamic policy of ${t.name}: this version's interruptOn config has no \`when\` predicate`);
         on[t.name] = {
           allowedDecisions: ["approve", "edit", "reject"],
           when: async ({ toolCall, state }) => {
@@ -186,7 +194,8 @@ export class Runner {
     // The turn answers what it added: not the thread's messages before it,
     // nor the user's messages it was given.
     const given = Array.isArray(input?.messages) ? input.messages.length : 0;
-    const before = ((await agent.graph.getState({ configurable })).values?.messages?.length ?? 0) + given;
+    const prior = (await agent.graph.getState({ configurable })).values?.messages ?? [];
+    const before = prior.length + given;
 
     const events = [];
     let step = { open: false, finish: "stop" };
@@ -199,7 +208,7 @@ export class Runner {
     const reachedLimit = (e) => byRecursion && e instanceof this.sdk.GraphRecursionError;
     try {
       if (req.mode === "stream") {
-        step = await this.stream(agent, input, config, events, reachedLimit);
+        step = await this.stream(agent, input, config, events, reachedLimit, prior);
         limited = step.limited;
       } else {
         await agent.invoke(input, config);
@@ -343,8 +352,16 @@ export class Runner {
   // model_request node's run is a step (its text deltas, then its calls),
   // a tools node's update the results of its calls, the middleware's
   // update on a resume the rejections it wrote.
-  async stream(agent, input, config, events, reachedLimit) {
-    const step = { open: false, finish: "stop", limited: false };
+  async stream(agent, input, config, events, reachedLimit, prior) {
+    // seen: the messages of the thread before the turn and those the
+    // stream already reported. A node's update is what the node returned;
+    // the thread's messages reducer merges a message whose id it holds
+    // (addMessages), so a message seen before is not new. (At 1.0.6 a
+    // middleware hook that changes nothing returns the whole state as its
+    // update, dist/agents/nodes/middleware.js l.70; at 1.5.14 it returns
+    // only jumpTo, l.70 too.)
+    const seen = { ids: new Set(prior.map((m) => m?.id).filter(Boolean)), objects: new WeakSet(prior.filter((m) => m && typeof m === "object")) };
+    const step = { open: false, finish: "stop", limited: false, seen };
     try {
       await this.streamParts(agent, input, config, events, step);
     } catch (e) {
@@ -390,7 +407,12 @@ export class Runner {
         // The tools node and the middleware's own messages (its rejections):
         // every ToolMessage is a result; an AIMessage the middleware
         // rewrote is not new.
-        const results = toCanonical(msgs.filter((m) => m?._getType?.() === "tool"));
+        const fresh = msgs.filter((m) => m?._getType?.() === "tool" && !step.seen.objects.has(m) && !(m.id && step.seen.ids.has(m.id)));
+        for (const m of fresh) {
+          step.seen.objects.add(m);
+          if (m.id) step.seen.ids.add(m.id);
+        }
+        const results = toCanonical(fresh);
         if (results.length === 0) continue;
         if (node !== "tools" && step.open) {
           events.push({ type: "finish-step", finishReason: step.finish });
