@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Genkit JS (genkit generate() with the toolApproval middleware) behind driver protocol v1.
 //
-//   node adapter.mjs --sdk versions/1.42.0 [--model-api wire|canonical] [--listen 127.0.0.1:0]
+//   node adapter.mjs --sdk versions/1.42.0 [--model-api wire|canonical] [--modes generate,stream] [--settle-tools on|off] [--listen 127.0.0.1:0]
 //
 // Prints the driver URL on the first line of stdout. See README.md.
 
@@ -20,6 +20,8 @@ const { values: flags } = parseArgs({
   options: {
     sdk: { type: "string" },
     "model-api": { type: "string", default: "wire" },
+    "settle-tools": { type: "string", default: "on" },
+    modes: { type: "string", default: "generate,stream" },
     listen: { type: "string", default: "127.0.0.1:0" },
   },
 });
@@ -42,7 +44,15 @@ const sdk = await import(pathToFileURL(join(sdkDir, "sdk.mjs")).href);
 const modelAPIs = { wire: ["openai-chat", "anthropic-messages"], canonical: ["canonical"] }[flags["model-api"]];
 if (!modelAPIs) fail(`--model-api ${flags["model-api"]}: want wire or canonical`);
 
-const runner = new Runner({ sdk });
+// The modes the adapter offers: generate() and generateStream(), or
+// generate() alone (the wire path: generateStream stalls on a large
+// streamed tool input, README.md).
+const modes = flags.modes.split(",");
+if (modes.length === 0 || modes.some((m) => m !== "generate" && m !== "stream") || new Set(modes).size !== modes.length) fail(`--modes ${flags.modes}: want generate, stream or generate,stream`);
+
+if (!["on", "off"].includes(flags["settle-tools"])) fail(`--settle-tools ${flags["settle-tools"]}: want on or off`);
+
+const runner = new Runner({ sdk, settleTools: flags["settle-tools"] === "on" });
 
 const info = {
   name: `genkit-adapter (${flags["model-api"] === "canonical" ? "canonical model" : "compat_oai and anthropic plugins"})`,
@@ -51,7 +61,7 @@ const info = {
   sdkVersion,
   roles: ["agent"],
   features: {
-    modes: ["generate", "stream"],
+    modes,
     // toolApproval takes a fixed list of approved tools: no per-call policy.
     dynamicPolicy: false,
     // generate() has no option bounding parallel tool runs.

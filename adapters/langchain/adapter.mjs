@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // LangChain.js (langchain createAgent with humanInTheLoopMiddleware) behind driver protocol v1.
 //
-//   node adapter.mjs --sdk versions/1.5.14 [--model-api wire|canonical] [--listen 127.0.0.1:0]
+//   node adapter.mjs --sdk versions/1.5.14 [--model-api wire|canonical] [--step-limit recursion|middleware] [--listen 127.0.0.1:0]
 //
 // Prints the driver URL on the first line of stdout. See README.md.
 
@@ -20,6 +20,7 @@ const { values: flags } = parseArgs({
   options: {
     sdk: { type: "string" },
     "model-api": { type: "string", default: "wire" },
+    "step-limit": { type: "string", default: "recursion" },
     listen: { type: "string", default: "127.0.0.1:0" },
   },
 });
@@ -39,10 +40,22 @@ try {
 }
 const sdk = await import(pathToFileURL(join(sdkDir, "sdk.mjs")).href);
 
+// The middleware's `when` predicate (interruptOn[tool].when, a per-call
+// policy) is not in every 1.x version (1.0.6 has none): the installed
+// version's declaration of InterruptOnConfig says whether it has one.
+let dynamicPolicy = false;
+try {
+  dynamicPolicy = /^\s*when\?:/m.test(readFileSync(join(sdkDir, "node_modules", "langchain", "dist", "agents", "middleware", "hitl.d.ts"), "utf8"));
+} catch (e) {
+  fail(`--sdk ${flags.sdk}: cannot read the middleware's declarations (${e.message})`);
+}
+
 const modelAPIs = { wire: ["openai-chat", "openai-responses", "anthropic-messages"], canonical: ["canonical"] }[flags["model-api"]];
 if (!modelAPIs) fail(`--model-api ${flags["model-api"]}: want wire or canonical`);
 
-const runner = new Runner({ sdk });
+if (!["recursion", "middleware"].includes(flags["step-limit"])) fail(`--step-limit ${flags["step-limit"]}: want recursion or middleware`);
+
+const runner = new Runner({ sdk, stepLimit: flags["step-limit"], dynamicPolicy });
 
 const info = {
   name: `langchain-adapter (${flags["model-api"] === "canonical" ? "canonical model" : "ChatOpenAI and ChatAnthropic"})`,
@@ -52,8 +65,8 @@ const info = {
   roles: ["agent"],
   features: {
     modes: ["generate", "stream"],
-    // The middleware's interruptOn config takes a `when` predicate per tool.
-    dynamicPolicy: true,
+    // The middleware's interruptOn config takes a `when` predicate per tool (where the version has one).
+    dynamicPolicy,
     // createAgent has no option bounding parallel tool runs.
     concurrency: false,
     // The agent's tools are run by its tools node; there are no provider-run tools with approvals.

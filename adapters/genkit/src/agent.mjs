@@ -40,8 +40,30 @@ class ToolFailed extends Error {
 
 /** Runner runs turns with one installed SDK version. */
 export class Runner {
-  constructor({ sdk }) {
+  // settleTools: a turn whose generation failed waits for the tool runs
+  // still going before it answers (see settle).
+  constructor({ sdk, settleTools = true }) {
     this.sdk = sdk;
+    this.settleTools = settleTools;
+  }
+
+  // settle waits for the tool runs a failed generation left going. Genkit
+  // runs a step's calls (and a resume's restarts) under one Promise.all
+  // (generate/resolve-tool-requests.mjs l.125, l.245): the first call that
+  // throws (a tool not found, l.51-56, or a tool's error) fails the
+  // generation at once, while the others still run, unobserved; Genkit
+  // has no option to run them one at a time. An application that answers
+  // at once answers before those runs or after them, as timing falls; one
+  // that lets its own tool functions finish first always answers after
+  // them. A macrotask first lets every call Genkit already started reach
+  // its function.
+  async settle(runs) {
+    let seen = -1;
+    while (seen !== runs.size) {
+      seen = runs.size;
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.allSettled([...runs]);
+    }
   }
 
   // instance is a Genkit instance whose model is the turn's: the
@@ -78,17 +100,27 @@ export class Runner {
     return undefined;
   }
 
-  tools(ai, req) {
+  // tools are the turn's tools. Each run of one is kept in `runs` until it
+  // ends, so that a turn whose generation failed answers only after the
+  // runs Genkit started and abandoned (see settle).
+  tools(ai, req, runs) {
     if (req.toolkit !== "provided") return [];
     return (req.tools ?? []).map((t) => {
       if (t.providerExecuted) throw new NotExpressible(`the provider-run tool ${t.name}: Genkit's tools run in the application; it has no approval for a tool the provider runs`);
       if (t.approval === "dynamic") throw new NotExpressible(`the dynamic policy of ${t.name}: toolApproval takes a fixed list of approved tools, no per-call policy`);
       return ai.defineTool(
         { name: t.name, description: t.description || t.name, inputJsonSchema: t.inputSchema ?? { type: "object" } },
-        async (input, { context } = {}) => {
-          const r = await postJSON(t.executeURL, { toolCallId: context?.ackToolCallId ?? null, input: input ?? null });
-          if (typeof r.error === "string") throw new ToolFailed(r.error);
-          return r.output ?? null;
+        (input, { context } = {}) => {
+          const run = (async () => {
+            const r = await postJSON(t.executeURL, { toolCallId: context?.ackToolCallId ?? null, input: input ?? null });
+            if (typeof r.error === "string") throw new ToolFailed(r.error);
+            return r.output ?? null;
+          })();
+          if (this.settleTools) {
+            runs.add(run);
+            run.then(() => runs.delete(run), () => runs.delete(run));
+          }
+          return run;
         },
       );
     });
@@ -124,7 +156,8 @@ export class Runner {
     const { ai, model } = inst;
 
     const { messages, answers } = toGenkit(req.messages);
-    const tools = this.tools(ai, req);
+    const runs = new Set();
+    const tools = this.tools(ai, req, runs);
     const approved = (req.tools ?? []).filter((t) => t.approval === "never").map((t) => t.name);
     // toolApproval first, as its README shows; then a middleware of the
     // application's own that hands each tool its call's ref (Genkit gives a
@@ -145,6 +178,7 @@ export class Runner {
       }
     } catch (e) {
       if (e instanceof NotExpressible) throw e;
+      if (this.settleTools) await this.settle(runs);
       const error = turnError(e);
       if (req.mode === "stream") return { error, events: [{ type: "error", code: error.code, message: error.message }] };
       return { error };

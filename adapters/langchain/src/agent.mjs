@@ -27,6 +27,10 @@ export function turnError(e) {
   // The provider clients' errors (openai, @anthropic-ai/sdk) carry the HTTP status; so does the canonical model's.
   if (e instanceof ModelHTTPError || typeof e?.status === "number" || /Connection error|fetch failed/i.test(e?.message ?? "")) code = "Model";
   else if (/^Invalid (HITLResponse|edited action)|Number of human decisions|Unexpected human decision/.test(e?.message ?? "")) code = "InvalidApproval";
+  // The tools node's own refusal of a call to a tool the agent does not
+  // have (1.0.x: dist/agents/nodes/ToolNode.js l.161, l.205; later
+  // versions answer it with an error ToolMessage instead).
+  else if (/^Tool ".*" not found\.$/.test(e?.message ?? "")) code = "ToolNotFound";
   let message = e instanceof Error ? e.message : String(e);
   if (e?.cause instanceof Error) message += ` (cause: ${e.cause.message})`;
   return { code, message, sdkError: e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e) };
@@ -37,10 +41,27 @@ class PolicyFailed extends Error {}
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
+// SUPERSTEPS_PER_STEP is what one step of the agent (a model call and the
+// tools it called) costs in LangGraph's recursion limit: the graph of
+// createAgent runs the model node (model_request), then one node per
+// afterModel hook (the human-in-the-loop middleware's, the only middleware
+// with a hook here), then the tools node, each a superstep of its own
+// (langchain dist/agents/ReactAgent.js l.144, l.161, l.178).
+const SUPERSTEPS_PER_STEP = 3;
+
 /** Runner runs turns with one installed SDK version. */
 export class Runner {
-  constructor({ sdk }) {
+  // stepLimit is how a turn's maxSteps reaches the agent: "recursion"
+  // (LangGraph's recursionLimit, SUPERSTEPS_PER_STEP per step; the run
+  // ends with GraphRecursionError and its state is read from the
+  // checkpointer) or "middleware" (modelCallLimitMiddleware's runLimit,
+  // exitBehavior "end": see FINDINGS L4 of the certification).
+  // dynamicPolicy: the version's interruptOn config has the `when`
+  // predicate.
+  constructor({ sdk, stepLimit = "recursion", dynamicPolicy = true }) {
     this.sdk = sdk;
+    this.stepLimit = stepLimit;
+    this.dynamicPolicy = dynamicPolicy;
     // One checkpointer for the adapter's life, keyed by thread (the conversation).
     this.checkpointer = new sdk.MemorySaver();
   }
@@ -93,6 +114,7 @@ export class Runner {
     for (const t of req.tools ?? []) {
       if (t.approval === "always") on[t.name] = { allowedDecisions: ["approve", "edit", "reject"] };
       if (t.approval === "dynamic") {
+        if (!this.dynamicPolicy) throw new NotExpressible(`the dynamic policy of ${t.name}: this version's interruptOn config has no \`when\` predicate`);
         on[t.name] = {
           allowedDecisions: ["approve", "edit", "reject"],
           when: async ({ toolCall, state }) => {
@@ -132,7 +154,8 @@ export class Runner {
     if (!Array.isArray(req.messages)) return { error: { code: "InvalidMessages", message: "messages: not an array" } };
 
     const middleware = [humanInTheLoopMiddleware({ interruptOn: this.interruptOn(req, (s) => toCanonical(s?.messages ?? [])) })];
-    if (req.options?.maxSteps > 0) middleware.push(modelCallLimitMiddleware({ runLimit: req.options.maxSteps, exitBehavior: "end" }));
+    const maxSteps = req.options?.maxSteps > 0 ? req.options.maxSteps : 0;
+    if (maxSteps > 0 && this.stepLimit === "middleware") middleware.push(modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: "end" }));
     const agent = createAgent({ model, tools: this.tools(req), middleware, checkpointer: this.checkpointer });
 
     const thread = String(req.conversation ?? "");
@@ -159,28 +182,49 @@ export class Runner {
         input = { messages: this.newMessages(req.messages) };
       }
     }
-    const config = { configurable, recursionLimit: 1000 };
+    // Without a step limit the agent's loop runs until the model stops
+    // calling tools (the default recursion limit, 25 supersteps, would end
+    // a long turn early; the adapter lifts it as LangChain's
+    // agent.withConfig example does: ReactAgent.js l.331). With one, a
+    // step costs SUPERSTEPS_PER_STEP supersteps: the run makes at most
+    // maxSteps model calls, runs the tools of each, and ends with
+    // GraphRecursionError before the next model call.
+    const byRecursion = maxSteps > 0 && this.stepLimit === "recursion";
+    const config = { configurable, recursionLimit: byRecursion ? SUPERSTEPS_PER_STEP * maxSteps : 1000 };
     // The turn answers what it added: not the thread's messages before it,
     // nor the user's messages it was given.
     const given = Array.isArray(input?.messages) ? input.messages.length : 0;
-    const before = ((await agent.graph.getState({ configurable })).values?.messages?.length ?? 0) + given;
+    const prior = (await agent.graph.getState({ configurable })).values?.messages ?? [];
+    const before = prior.length + given;
 
     const events = [];
     let step = { open: false, finish: "stop" };
+    // limited: the run reached its step limit. LangGraph raises
+    // GraphRecursionError (pregel/index.js l.1337) after checkpointing
+    // every superstep that ran (pregel/loop.js, the tick's finally), so
+    // the turn's answer is the thread's state, read from the checkpointer
+    // as after any run.
+    let limited = false;
+    const reachedLimit = (e) => byRecursion && e instanceof this.sdk.GraphRecursionError;
     try {
       if (req.mode === "stream") {
-        step = await this.stream(agent, input, config, events);
+        step = await this.stream(agent, input, config, events, reachedLimit, prior);
+        limited = step.limited;
       } else {
         await agent.invoke(input, config);
       }
     } catch (e) {
       if (e instanceof NotExpressible) throw e;
-      const error = turnError(e);
-      if (req.mode === "stream") return { error, events: [...events, { type: "error", code: error.code, message: error.message }] };
-      return { error };
+      if (reachedLimit(e)) {
+        limited = true;
+      } else {
+        const error = turnError(e);
+        if (req.mode === "stream") return { error, events: [...events, { type: "error", code: error.code, message: error.message }] };
+        return { error };
+      }
     }
     const after = await agent.graph.getState({ configurable: { thread_id: thread } });
-    const answer = this.answerOf(after, before);
+    const answer = this.answerOf(after, before, limited);
     if (req.mode === "stream") {
       for (const r of answer.requests) events.push(r);
       if (step.open) events.push({ type: "finish-step", finishReason: step.finish });
@@ -277,7 +321,7 @@ export class Runner {
   // (the thread holds those of the turns before), an approval request part
   // per action request of a pending interrupt, the finish reason, and the
   // state to resume from.
-  answerOf(snapshot, before) {
+  answerOf(snapshot, before, limited = false) {
     const lc = snapshot.values?.messages ?? [];
     const messages = toCanonical(lc.slice(before));
     const pending = snapshot.tasks.flatMap((t) => t.interrupts ?? []);
@@ -292,7 +336,9 @@ export class Runner {
       }
     }
     const last = lc.at(-1);
-    const finishReason = pending.length > 0 ? "tool-calls" : last?.tool_calls?.length > 0 ? "tool-calls" : "stop";
+    // A run ended by its step limit ends after the tools of its last step
+    // ran: that step finished calling tools.
+    const finishReason = pending.length > 0 || limited ? "tool-calls" : last?.tool_calls?.length > 0 ? "tool-calls" : "stop";
     return {
       messages,
       finishReason,
@@ -306,17 +352,38 @@ export class Runner {
   // model_request node's run is a step (its text deltas, then its calls),
   // a tools node's update the results of its calls, the middleware's
   // update on a resume the rejections it wrote.
-  async stream(agent, input, config, events) {
-    let open = false;
-    let finish = "stop";
+  async stream(agent, input, config, events, reachedLimit, prior) {
+    // seen: the messages of the thread before the turn and those the
+    // stream already reported. A node's update is what the node returned;
+    // the thread's messages reducer merges a message whose id it holds
+    // (addMessages), so a message seen before is not new. (At 1.0.6 a
+    // middleware hook that changes nothing returns the whole state as its
+    // update, dist/agents/nodes/middleware.js l.70; at 1.5.14 it returns
+    // only jumpTo, l.70 too.)
+    const seen = { ids: new Set(prior.map((m) => m?.id).filter(Boolean)), objects: new WeakSet(prior.filter((m) => m && typeof m === "object")) };
+    const step = { open: false, finish: "stop", limited: false, seen };
+    try {
+      await this.streamParts(agent, input, config, events, step);
+    } catch (e) {
+      // The step limit ends the stream with GraphRecursionError after the
+      // last step's tool results: the turn ends there.
+      if (!reachedLimit(e)) throw e;
+      step.limited = true;
+    }
+    return step;
+  }
+
+  // streamParts maps the stream's parts onto events, keeping in `step`
+  // whether a step is open and its finish reason.
+  async streamParts(agent, input, config, events, step) {
     const stream = await agent.stream(input, { ...config, streamMode: ["updates", "messages"] });
     for await (const [mode, data] of stream) {
       if (mode === "messages") {
         const [chunk, meta] = data;
         if (meta?.langgraph_node !== "model_request") continue;
-        if (!open) {
+        if (!step.open) {
           events.push({ type: "start-step" });
-          open = true;
+          step.open = true;
         }
         const text = textOf(chunk.content);
         if (text !== "") events.push({ type: "text-delta", text });
@@ -326,36 +393,40 @@ export class Runner {
         if (node === "__interrupt__") continue;
         const msgs = update?.messages ?? [];
         if (node === "model_request") {
-          if (!open) events.push({ type: "start-step" });
+          if (!step.open) events.push({ type: "start-step" });
           for (const m of toCanonical(msgs)) {
             for (const p of m.content) {
-              if (p.type === "text" && !open) events.push({ type: "text-delta", text: p.text });
+              if (p.type === "text" && !step.open) events.push({ type: "text-delta", text: p.text });
               if (p.type === "tool-call") events.push(p);
             }
           }
-          finish = msgs.some((m) => m.tool_calls?.length > 0) ? "tool-calls" : "stop";
-          open = true;
+          step.finish = msgs.some((m) => m.tool_calls?.length > 0) ? "tool-calls" : "stop";
+          step.open = true;
           continue;
         }
         // The tools node and the middleware's own messages (its rejections):
         // every ToolMessage is a result; an AIMessage the middleware
         // rewrote is not new.
-        const results = toCanonical(msgs.filter((m) => m?._getType?.() === "tool"));
+        const fresh = msgs.filter((m) => m?._getType?.() === "tool" && !step.seen.objects.has(m) && !(m.id && step.seen.ids.has(m.id)));
+        for (const m of fresh) {
+          step.seen.objects.add(m);
+          if (m.id) step.seen.ids.add(m.id);
+        }
+        const results = toCanonical(fresh);
         if (results.length === 0) continue;
-        if (node !== "tools" && open) {
-          events.push({ type: "finish-step", finishReason: finish });
-          open = false;
+        if (node !== "tools" && step.open) {
+          events.push({ type: "finish-step", finishReason: step.finish });
+          step.open = false;
         }
         for (const m of results) for (const p of m.content) events.push(p);
-        if (node === "tools" && open) {
+        if (node === "tools" && step.open) {
           // A step's tool runs end it.
-          events.push({ type: "finish-step", finishReason: finish });
-          open = false;
+          events.push({ type: "finish-step", finishReason: step.finish });
+          step.open = false;
         }
       }
     }
     // A step still open is closed by the caller, after the approval
     // requests of a pending interrupt.
-    return { open, finish };
   }
 }

@@ -2,7 +2,7 @@
 // into versions/<version>/, so that the imports below resolve from that
 // version's node_modules; the adapter imports it from there.
 export { createAgent, humanInTheLoopMiddleware, modelCallLimitMiddleware, tool } from "langchain";
-export { MemorySaver, Command } from "@langchain/langgraph";
+export { MemorySaver, Command, GraphRecursionError } from "@langchain/langgraph";
 export { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 export { BaseChatModel } from "@langchain/core/language_models/chat_models";
 export { ChatGenerationChunk } from "@langchain/core/outputs";
