@@ -30,6 +30,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -335,17 +336,33 @@ func publish(from, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	root, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("publish %s: %w", dir, err)
+	}
 	for _, f := range publishedFormats {
 		name, _ := report.FileName(f)
 		data, err := os.ReadFile(filepath.Join(from, name))
 		if err != nil {
 			return fmt.Errorf("publish %s: %w", dir, err)
 		}
+		data = relativize(data, root)
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return fmt.Errorf("publish %s: %w", dir, err)
 		}
 	}
 	return nil
+}
+
+// relativize writes the paths under root that a report names (the
+// baseline it held, the files it read) relative to root, the repository
+// the certification is run from: a published report names no folder of the
+// machine that took it.
+func relativize(data []byte, root string) []byte {
+	if root == "" || root == "/" {
+		return data
+	}
+	return bytes.ReplaceAll(data, []byte(strings.TrimSuffix(root, "/")+"/"), nil)
 }
 
 // writeReadme renders the table of every certification of the manifest

@@ -457,3 +457,15 @@ func TestRegressionsRunAgainstTheSDK(t *testing.T) {
 		t.Errorf("a publishing run runs the regressions too: exit %d:\n%s", code, &stdout)
 	}
 }
+
+// A published report names the paths under the repository relative to it.
+func TestRelativize(t *testing.T) {
+	in := []byte(`the baseline /home/ci/ack/reports/certified/x/expected-failures.yaml holds; /home/ci/ackother stays`)
+	got := string(relativize(in, "/home/ci/ack"))
+	if want := `the baseline reports/certified/x/expected-failures.yaml holds; /home/ci/ackother stays`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := string(relativize(in, "/")); got != string(in) {
+		t.Errorf("root /: got %q", got)
+	}
+}
