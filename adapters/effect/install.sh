@@ -13,6 +13,10 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 version="${1:?usage: install.sh EFFECT_VERSION (e.g. 4.1.0)}"
 case "$version" in
+  [0-9]*) ;;
+  *) echo "install.sh: \"$version\" is not a published version (e.g. 4.1.0)" >&2; exit 2 ;;
+esac
+case "$version" in
   4.*) ;;
   *) echo "install.sh: effect $version: only the 4.x line has tool approval in its AI modules" >&2; exit 2 ;;
 esac

@@ -9,6 +9,10 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 version="${1:?usage: install.sh AGENTS_VERSION (e.g. 0.20.0)}"
+case "$version" in
+  [0-9]*) ;;
+  *) echo "install.sh: \"$version\" is not a published version (e.g. 0.20.0)" >&2; exit 2 ;;
+esac
 dir="$here/versions/$version"
 mkdir -p "$dir"
 cp "$here/src/sdk.mjs" "$dir/sdk.mjs"

@@ -11,6 +11,10 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 version="${1:?usage: install.sh AI_VERSION (e.g. 7.0.173)}"
 case "$version" in
+  [0-9]*) ;;
+  *) echo "install.sh: \"$version\" is not a published version (e.g. 7.0.173)" >&2; exit 2 ;;
+esac
+case "$version" in
   6.*|7.*) ;;
   *) echo "install.sh: ai $version: only the 6.x and 7.x lines have tool approval" >&2; exit 2 ;;
 esac
