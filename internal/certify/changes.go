@@ -106,7 +106,9 @@ func VerdictChanges(old, fresh *report.Run) []Change {
 // renames pairs the scenarios that ran in one report only: a scenario of
 // the old report and one of the new, of the same source and mode, when
 // each is that source and mode's only one (a scenario renamed when its rule
-// was decided). The map holds both directions.
+// was decided), or when the old one is its source and mode's only one and
+// exactly one of the new ones names the same checks (scenarios added to the
+// source since then name others). The map holds both directions.
 func renames(oldScen, newScen map[string]report.Scenario) map[string]string {
 	key := func(s report.Scenario) string {
 		mode := ""
@@ -128,11 +130,31 @@ func renames(oldScen, newScen map[string]report.Scenario) map[string]string {
 	}
 	out := map[string]string{}
 	for k, g := range gone {
-		if a := added[k]; len(g) == 1 && len(a) == 1 {
+		a := added[k]
+		if len(g) != 1 || len(a) == 0 {
+			continue
+		}
+		if len(a) > 1 {
+			var same []string
+			for _, id := range a {
+				if slices.Equal(sortedChecks(newScen[id]), sortedChecks(oldScen[g[0]])) {
+					same = append(same, id)
+				}
+			}
+			a = same
+		}
+		if len(a) == 1 {
 			out[g[0]], out[a[0]] = a[0], g[0]
 		}
 	}
 	return out
+}
+
+// sortedChecks are the checks a scenario names, in order.
+func sortedChecks(s report.Scenario) []string {
+	c := slices.Clone(s.Checks)
+	slices.Sort(c)
+	return c
 }
 
 // LevelChanges lists the checks whose level differs between a report of
