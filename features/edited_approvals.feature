@@ -48,7 +48,7 @@ Feature: Edited approvals
       | generate |
       | stream   |
 
-  @EDIT-01 @EDIT-02 @REQ-01
+  @EDIT-01 @EDIT-02 @REQ-01 @PRE-01
   Scenario Outline: an edited approval beside a plain one: each call runs, and reaches the model, with the input it ran with (<mode>)
     Given the agent runs in <mode> mode
     And the model calls:
@@ -60,9 +60,10 @@ Feature: Edited approvals
     And [REQ-01] an approval is requested for "call_2"
     Given the model replies "Deleted /tmp/a and /tmp/b."
     When the user approves "call_1" with its input edited to {"path":"/tmp/a"} and approves "call_2" as it is
-    Then [EDIT-01] "call_1" ran with {"path":"/tmp/a"}
+    Then [PRE-01] "call_1" has run
+    And [PRE-01] "call_2" has run
     And [EDIT-01] "deleteFile" has not run with {"path":"/etc"}
-    And [EDIT-01] "call_2" ran with {"path":"/tmp/b"}
+    And [EDIT-02] the model saw "call_1" with the input it ran with
     And [EDIT-02] model call 2 received the call "call_1" with {"path":"/tmp/a"} beside its result
     And [EDIT-02] model call 2 received the call "call_2" with {"path":"/tmp/b"} beside its result
 

@@ -90,7 +90,9 @@ func (t *then) receivedEditedCall(_ context.Context, call int, callID, input str
 		return fmt.Errorf("model call %d received the call %s with %s, want the edited input %s: the model is told its own call ran", call, callID, c.Input, input)
 	}
 	if len(resultsFor(prompt, callID)) == 0 {
-		return fmt.Errorf("model call %d received the call %s without a result", call, callID)
+		// A result missing from the prompt is the rule of the answer's
+		// check (PRE-01), not of the input the model is shown.
+		return blocked("model call %d received the call %s without a result: whether its result reaches the model is PRE-01's rule", call, callID)
 	}
 	return nil
 }

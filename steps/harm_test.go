@@ -262,3 +262,19 @@ func TestRefusalWithAToolMissingShowsNothing(t *testing.T) {
 		t.Error("with the whole toolkit, the refusal shows nothing; want lost")
 	}
 }
+
+// A call that never ran is lost only if the conversation went on after the
+// model made it: a runtime may run it with the next request.
+func TestNeverRanNeedsTheConversationToGoOn(t *testing.T) {
+	for _, later := range []bool{false, true} {
+		w, _ := oneAtATime(t)
+		withModel(t, w, "readFile")
+		w.turns = w.turns[:1]
+		if later {
+			w.turns = append(w.turns, &turnRecord{N: 2, FirstModelCall: 2, LastModelCall: 1, Response: &target.TurnResponse{}})
+		}
+		if _, shown := neverRan("d2", 1)(w); shown != later {
+			t.Errorf("a later turn: %v; lost shown: %v, want %v", later, shown, later)
+		}
+	}
+}
