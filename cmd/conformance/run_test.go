@@ -171,14 +171,15 @@ func TestExtraScenarios(t *testing.T) {
 checks: [REQ-01]
 tools:
   - name: deleteFile
-    approval: always
+    approval: never
 turns:
   - model:
       - toolCalls:
           - {id: c1, tool: deleteFile, input: {path: /a}}
+      - text: Deleted.
     say: delete a
     expect:
-      runs: {c1: 1}
+      runs: {c1: 0}
 `
 	if err := os.WriteFile(filepath.Join(dir, "mine.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
