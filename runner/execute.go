@@ -91,6 +91,7 @@ func runGodog(ctx context.Context, st *suite, suite *steps.Suite, selected map[s
 		inSuite[l.ID] = true
 	}
 	accept := func(p *godog.Scenario) bool {
+		st.restore(p)
 		id := steps.ScenarioID(p.Uri, p.Name)
 		if !inSuite[id] {
 			mu.Lock()

@@ -37,6 +37,9 @@ type suite struct {
 	fsys     fs.FS
 	paths    []string
 	contents []godog.Feature
+	// long are the scenarios whose text godog reads shortened (long),
+	// by the name godog gives them; restore gives them back their own.
+	long map[longKey]*godog.Scenario
 }
 
 // suiteFile is a parsed file of the suite.
@@ -219,7 +222,11 @@ func build(src sources) (*suite, error) {
 			if len(errs) > 0 {
 				return nil, named(fmt.Errorf("%s compiles to a scenario that fails the lint (conformance scenario show %s): %v", f.Path, f.Path, errs[0]))
 			}
-			st.contents = append(st.contents, godog.Feature{Name: f.Path, Contents: []byte(text)})
+			contents, err := st.forGodog(doc, text)
+			if err != nil {
+				return nil, named(err)
+			}
+			st.contents = append(st.contents, godog.Feature{Name: f.Path, Contents: contents})
 			if seen[f.Path] { // godog runs a file once
 				continue
 			}

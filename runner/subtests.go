@@ -63,6 +63,7 @@ func runSubtests(ctx context.Context, st *suite, suite *steps.Suite, selected ma
 	// accept starts the scenario's subtest: false when the scenario is not
 	// selected, or go test's -run leaves its subtest out.
 	accept := func(p *godog.Scenario) bool {
+		st.restore(p)
 		id := steps.ScenarioID(p.Uri, p.Name)
 		if !selected[id] || ctx.Err() != nil {
 			return false

@@ -90,3 +90,33 @@ func TestFromTranscriptOfAClientRequestSaysWhatItCannotShow(t *testing.T) {
 		t.Errorf("a model request is not a client's: %s", errOut)
 	}
 }
+
+// A recorded conversation with a user message longer than 64 KiB gives a
+// scenario that scenario check accepts and run runs (a long line is not
+// bad input): neither panics.
+func TestFromTranscriptLongMessage(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(lintData + "anthropic-messages/broken-dangling-after-denial.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("tell me more ", 10_000) + "please"
+	src := filepath.Join(dir, "long.json")
+	if err := os.WriteFile(src, []byte(strings.Replace(string(data), `"delete /a"`, `"delete /a `+long+`"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "scenarios")
+	if code, stdout, errOut := runCLI("scenario", "from-transcript", src, "--id", "long", "--out", out); code != exitOK {
+		t.Fatalf("from-transcript: exit %d\n%s%s", code, stdout, errOut)
+	}
+	path := filepath.Join(out, "long.yaml")
+	if code, stdout, errOut := runCLI("scenario", "check", path); code != exitOK || !strings.Contains(stdout, "ok (long)") {
+		t.Fatalf("scenario check: exit %d\n%s%s", code, stdout, errOut)
+	}
+	if code, stdout, errOut := runCLI("scenario", "show", path); code != exitOK || !strings.Contains(stdout, long) {
+		t.Fatalf("scenario show: exit %d\n%.3000s%s", code, stdout, errOut)
+	}
+	if code, stdout, errOut := runCLI("run", "--reference", "--scenarios", out, "--tags", "@regression"); code != exitOK {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, errOut)
+	}
+}

@@ -7,6 +7,11 @@
 // compiled YAML scenarios carry JSON doc strings of thousands of lines.
 // Parse hands the builder each doc string as one line, joined once; the
 // document it builds is the same.
+//
+// The library's scanner reads lines with a bufio.Scanner of its default
+// size, and a line longer than 64 KiB stops it with an error its parser
+// then dereferences as a line (a panic). Parse reads the lines itself,
+// whatever their length.
 package gherkindoc
 
 import (
@@ -37,7 +42,7 @@ func Parse(uri string, src []byte) (*Document, error) {
 	parser := gherkin.NewParser(&docStrings{AstBuilder: ast})
 	parser.StopAtFirstError(false)
 	matcher := gherkin.NewLanguageMatcher(gherkin.DialectsBuiltin(), gherkin.DefaultDialect)
-	if err := parser.Parse(gherkin.NewScanner(bytes.NewReader(src)), matcher); err != nil {
+	if err := parser.Parse(&lines{src: src}, matcher); err != nil {
 		return nil, &Error{URI: uri, Err: err}
 	}
 	doc := ast.GetGherkinDocument()
@@ -100,4 +105,28 @@ func (d *docStrings) EndRule(r gherkin.RuleType) (bool, error) {
 func (d *docStrings) Reset() {
 	d.in, d.lines = false, d.lines[:0]
 	d.AstBuilder.Reset()
+}
+
+// lines is a gherkin.Scanner over a document in memory: the lines as the
+// library's scanner gives them (split at "\n", a trailing "\r" dropped,
+// then one last empty line at the end), with no limit on a line's length.
+type lines struct {
+	src []byte
+	n   int
+}
+
+func (l *lines) Scan() (*gherkin.Line, bool, error) {
+	l.n++
+	if len(l.src) == 0 {
+		return &gherkin.Line{LineNumber: l.n, AtEof: true}, true, nil
+	}
+	text := l.src
+	if i := bytes.IndexByte(l.src, '\n'); i >= 0 {
+		text, l.src = l.src[:i], l.src[i+1:]
+	} else {
+		l.src = nil
+	}
+	text = bytes.TrimSuffix(text, []byte{'\r'})
+	str := string(text)
+	return &gherkin.Line{LineText: str, LineNumber: l.n, TrimmedLineText: strings.TrimLeft(str, " \t")}, false, nil
 }

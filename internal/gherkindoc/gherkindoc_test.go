@@ -147,3 +147,53 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+// A line longer than the library's scanner reads (64 KiB) parses: in a
+// step's text, in a doc string, in a table; the document is what the
+// library makes of the same document with the long text short, the long
+// text in its place.
+func TestLongLines(t *testing.T) {
+	long := strings.Repeat("x", 200_000)
+	src := "Feature: f\n\n  Scenario: s\n    Given a step \"" + long + "\"\n    And a doc:\n      \"\"\"\n      " + long + "\n      \"\"\"\n    And a table:\n      | " + long + " | b |\r\n"
+	doc, err := Parse("long.feature", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Pickles) != 1 || len(doc.Pickles[0].Steps) != 3 {
+		t.Fatalf("want one scenario of 3 steps, got %+v", doc.Pickles)
+	}
+	st := doc.Pickles[0].Steps
+	if st[0].Text != "a step \""+long+"\"" {
+		t.Errorf("the step's text is %d bytes, want the long line's", len(st[0].Text))
+	}
+	if st[1].Argument.DocString.Content != long {
+		t.Errorf("the doc string is %d bytes, want %d", len(st[1].Argument.DocString.Content), len(long))
+	}
+	if c := st[2].Argument.DataTable.Rows[0].Cells; c[0].Value != long || c[1].Value != "b" {
+		t.Errorf("the table's row is %d bytes and %q", len(c[0].Value), c[1].Value)
+	}
+	short := strings.ReplaceAll(src, long, "y")
+	want := library(t, "long.feature", []byte(short))
+	got, err := Parse("long.feature", []byte(short))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-library +Parse):\n%s", diff)
+	}
+}
+
+// The lines end as the library's do: "\n" or "\r\n", the last one with or
+// without a line break.
+func TestLineEnds(t *testing.T) {
+	for _, src := range []string{
+		"Feature: f\n  Scenario: s\n    Given x\n",
+		"Feature: f\r\n  Scenario: s\r\n    Given x\r\n",
+		"Feature: f\n  Scenario: s\n    Given x",
+		"Feature: f\n  Scenario: s\n    Given x\n\n\n",
+		"",
+		"\n",
+	} {
+		same(t, fmt.Sprintf("%q", src), []byte(src))
+	}
+}
