@@ -22,14 +22,16 @@ import (
 //     count N, and shards 1 to N are each there exactly once (a single run
 //     that records no shard, a whole suite, is merged with nothing); no run
 //     may be interrupted;
+//   - the runs must be of one suite and one selection of it: each records
+//     the same suite (its files' digest, the tags, the number of scenarios
+//     they select and their ids' digest), each holds the scenarios that
+//     fell to its shard, as many as it records, and together they hold
+//     each scenario of the selection exactly once (a shard run with other
+//     tags, or whose report lost scenarios, is refused);
 //   - the runs must be of the same target: the same name, the same target
 //     info, the same seed and the same check level (an error names the
 //     field that differs);
-//   - scenarios are concatenated; a scenario in two runs is an error,
-//     unless both have the same result (verdict, per-check verdicts,
-//     failed step, message, problems; durations and evidence may differ),
-//     in which case the first is kept;
-//   - checks are aggregated again from the merged scenarios;
+//   - scenarios are concatenated; checks are aggregated again from them;
 //   - Started is the earliest start, and Duration the longest shard's:
 //     shards run side by side (a CI matrix), so the merged run took as
 //     long as its slowest shard; their sum would count the same wall-clock
@@ -72,6 +74,9 @@ func merge(labels []string, runs []*Run) (*Run, error) {
 	if err := wholeSet(labels, runs); err != nil {
 		return nil, err
 	}
+	if err := sameSuite(labels, runs); err != nil {
+		return nil, err
+	}
 	first := runs[0]
 	level := first.Level
 	levelFrom := labels[0]
@@ -103,11 +108,7 @@ func merge(labels []string, runs []*Run) (*Run, error) {
 		TargetInfo: first.TargetInfo,
 		Seed:       first.Seed,
 	}
-	type origin struct {
-		label string
-		s     Scenario
-	}
-	seen := map[string]origin{}
+	seen := map[string]string{}
 	for i, r := range runs {
 		if out.Started.IsZero() || (!r.Started.IsZero() && r.Started.Before(out.Started)) {
 			out.Started = r.Started
@@ -115,17 +116,20 @@ func merge(labels []string, runs []*Run) (*Run, error) {
 		out.Duration = max(out.Duration, r.Duration)
 		for _, s := range r.Scenarios {
 			if prev, dup := seen[s.ID]; dup {
-				if diff := resultDiff(prev.s, s); diff != "" {
-					if prev.label == labels[i] {
-						return nil, fmt.Errorf("merge: scenario %q appears twice in %s with different results (%s)", s.ID, labels[i], diff)
-					}
-					return nil, fmt.Errorf("merge: scenario %q is in both %s and %s with different results (%s)", s.ID, prev.label, labels[i], diff)
+				if prev == labels[i] {
+					return nil, fmt.Errorf("merge: scenario %q appears twice in %s: a report holds each scenario once", s.ID, labels[i])
 				}
-				continue
+				return nil, fmt.Errorf("merge: scenario %q is in both %s and %s: each scenario falls to one shard", s.ID, prev, labels[i])
 			}
-			seen[s.ID] = origin{labels[i], s}
+			seen[s.ID] = labels[i]
 			out.Scenarios = append(out.Scenarios, cloneScenario(s))
 		}
+	}
+	suite := *first.Suite
+	out.Suite = &suite
+	ids := slices.Collect(maps.Keys(seen))
+	if len(ids) != suite.Scenarios || SelectionDigest(ids) != suite.Selection {
+		return nil, fmt.Errorf("merge: the reports hold %d scenarios, not the %d their suite selects%s: they are not the shards of one run", len(ids), suite.Scenarios, tagsNote(suite.Tags))
 	}
 	out.Aggregate(level)
 	return out, nil
@@ -168,13 +172,52 @@ func wholeSet(labels []string, runs []*Run) error {
 	var missing []string
 	for i := 1; i <= count; i++ {
 		if _, ok := byIndex[i]; !ok {
-			missing = append(missing, Shard{i, count}.String())
+			missing = append(missing, Shard{Index: i, Count: count}.String())
 		}
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("merge: the set is incomplete: shard %s missing (merge every shard of the run, 1/%d to %d/%d)", strings.Join(missing, ", "), count, count, count)
 	}
 	return nil
+}
+
+// sameSuite checks that the runs record one suite and selection, and
+// that each holds every scenario that fell to it.
+func sameSuite(labels []string, runs []*Run) error {
+	for i, r := range runs {
+		if r.Suite == nil {
+			return fmt.Errorf("merge: %s records no suite (a report written before runs recorded their selection): run it again", labels[i])
+		}
+	}
+	first := runs[0].Suite
+	for i, r := range runs[1:] {
+		a, b, label := first, r.Suite, labels[i+1]
+		switch {
+		case a.Tags != b.Tags:
+			return fmt.Errorf("merge: the shards ran other selections: --tags %q in %s, --tags %q in %s: every shard of a run runs with the same --tags", a.Tags, labels[0], b.Tags, label)
+		case a.Digest != b.Digest:
+			return fmt.Errorf("merge: the shards ran other suites: %s and %s differ in the suite's files (another version of the kit, or other --scenarios): every shard of a run runs the same suite", labels[0], label)
+		case a.Scenarios != b.Scenarios || a.Selection != b.Selection:
+			return fmt.Errorf("merge: the shards ran other selections: %d scenarios in %s, %d in %s", a.Scenarios, labels[0], b.Scenarios, label)
+		}
+	}
+	for i, r := range runs {
+		want, what := first.Scenarios, "the suite selects"
+		if r.Shard != nil {
+			want, what = r.Shard.Scenarios, "that fell to its shard "+r.Shard.String()
+		}
+		if len(r.Scenarios) != want {
+			return fmt.Errorf("merge: %s holds %d scenarios of the %d %s: its report is not whole", labels[i], len(r.Scenarios), want, what)
+		}
+	}
+	return nil
+}
+
+func tagsNote(tags string) string {
+	if tags == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (--tags %q)", tags)
 }
 
 // lowestLevel guesses the level runs were aggregated at, for runs that do
@@ -192,28 +235,6 @@ func lowestLevel(runs []*Run) checks.Level {
 		return checks.May
 	}
 	return level
-}
-
-// resultDiff names the first part of the result in which two runs of a
-// scenario differ ("" if none): durations and evidence do not count.
-func resultDiff(a, b Scenario) string {
-	switch {
-	case a.Verdict != b.Verdict:
-		return fmt.Sprintf("verdict %s, then %s", a.Verdict, b.Verdict)
-	case !slices.Equal(a.Checks, b.Checks):
-		return fmt.Sprintf("checks %v, then %v", a.Checks, b.Checks)
-	case !maps.Equal(a.CheckVerdicts, b.CheckVerdicts):
-		return fmt.Sprintf("check verdicts %v, then %v", a.CheckVerdicts, b.CheckVerdicts)
-	case a.FailedStep != b.FailedStep:
-		return fmt.Sprintf("failed step %q, then %q", a.FailedStep, b.FailedStep)
-	case a.Message != b.Message:
-		return fmt.Sprintf("message %q, then %q", clip(a.Message, 120), clip(b.Message, 120))
-	case !slices.Equal(a.Problems, b.Problems):
-		return "problems differ"
-	case a.Feature != b.Feature || a.Name != b.Name || a.Source != b.Source || !slices.Equal(a.Tags, b.Tags):
-		return "feature, name, source or tags differ"
-	}
-	return ""
 }
 
 func cloneScenario(s Scenario) Scenario {

@@ -4,7 +4,10 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -187,6 +190,10 @@ type Run struct {
 	Level     checks.Level `json:"level,omitempty"`
 	Scenarios []Scenario   `json:"scenarios"`
 	Checks    []Check      `json:"checks"`
+	// Suite identifies the suite the run ran and the scenarios its tags
+	// selected (every shard's together); nil in a report written before
+	// runs recorded it.
+	Suite *Suite `json:"suite,omitempty"`
 	// Shard is the part of the suite the run covered; nil when it covered
 	// all of it (or for a merged run).
 	Shard *Shard `json:"shard,omitempty"`
@@ -210,6 +217,37 @@ type Run struct {
 type Shard struct {
 	Index int `json:"index"`
 	Count int `json:"count"`
+	// Scenarios counts the scenarios of the suite's selection that fell to
+	// this shard: those the run ran.
+	Scenarios int `json:"scenarios"`
+}
+
+// Suite identifies a suite and a selection of its scenarios, so that the
+// shards of one run can be proved to cover it exactly once.
+type Suite struct {
+	// Digest identifies the suite's files: every feature and YAML
+	// scenario, its path and its bytes (another version of the kit, or
+	// other --scenarios, give another digest).
+	Digest string `json:"digest"`
+	// Tags is the tag expression that selected the scenarios ("" for all).
+	Tags string `json:"tags,omitempty"`
+	// Scenarios counts the scenarios the tags selected, in every shard.
+	Scenarios int `json:"scenarios"`
+	// Selection is the digest of their ids (SelectionDigest).
+	Selection string `json:"selection"`
+}
+
+// SelectionDigest is the digest of a selection of scenarios by their ids,
+// in any order.
+func SelectionDigest(ids []string) string {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	h := sha256.New()
+	for _, id := range sorted {
+		h.Write([]byte(id))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }

@@ -3,6 +3,7 @@ package runner
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,6 +38,9 @@ type suite struct {
 	fsys     fs.FS
 	paths    []string
 	contents []godog.Feature
+	// digest identifies the suite's inputs (sources.digest), "" when one
+	// could not be read.
+	digest string
 	// long are the scenarios whose text godog reads shortened (long),
 	// by the name godog gives them; restore gives them back their own.
 	long map[longKey]*godog.Scenario
@@ -124,7 +128,12 @@ func load(opts Options) (*suite, error) {
 		}
 	}
 	suites.Unlock()
-	c.once.Do(func() { c.st, c.err = build(src) })
+	c.once.Do(func() {
+		c.st, c.err = build(src)
+		if c.st != nil {
+			c.st.digest = hex.EncodeToString(key[:16])
+		}
+	})
 	return c.st, c.err
 }
 

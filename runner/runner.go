@@ -176,13 +176,15 @@ func ParseShard(s string) (Shard, error) {
 	return sh, nil
 }
 
-// Accepts reports whether the scenario id belongs to this shard.
+// Accepts reports whether the scenario id belongs to this shard. The two
+// modes of a scenario fall to the same shard (its id is hashed without its
+// mode), so that each shard compares them (PRE-08) as a whole run does.
 func (sh Shard) Accepts(id string) bool {
 	if sh.N <= 1 {
 		return true
 	}
 	h := fnv.New32a()
-	h.Write([]byte(id))
+	h.Write([]byte(modeSuffix.ReplaceAllString(id, "$1<mode>)")))
 	return int(h.Sum32()%uint32(sh.N)) == sh.I-1
 }
 
@@ -224,8 +226,13 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 		return nil, err
 	}
 	selected := map[string]bool{}
+	var selection []string // every shard's
 	for _, l := range st.all {
-		if expr.Match(l.Tags) && opts.Shard.Accepts(l.ID) {
+		if !expr.Match(l.Tags) {
+			continue
+		}
+		selection = append(selection, l.ID)
+		if opts.Shard.Accepts(l.ID) {
 			selected[l.ID] = true
 		}
 	}
@@ -238,8 +245,9 @@ func Run(ctx context.Context, opts Options) (*report.Run, error) {
 	total := len(selected)
 
 	run := &report.Run{Started: time.Now(), Seed: opts.Seed, Target: opts.Name}
+	run.Suite = &report.Suite{Digest: st.digest, Tags: opts.Tags, Scenarios: len(selection), Selection: report.SelectionDigest(selection)}
 	if opts.Shard.N >= 1 {
-		run.Shard = &report.Shard{Index: opts.Shard.I, Count: opts.Shard.N}
+		run.Shard = &report.Shard{Index: opts.Shard.I, Count: opts.Shard.N, Scenarios: total}
 	}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)

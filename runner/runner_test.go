@@ -335,3 +335,37 @@ func TestTargetThatStopsAnsweringEndsTheRun(t *testing.T) {
 		t.Errorf("MaxBroken -1: %v, %d scenarios, interrupted %q", err, len(run.Scenarios), run.Interrupted)
 	}
 }
+
+// Every scenario of the suite falls to exactly one shard, and the two
+// modes of a scenario to the same one (each shard compares them for
+// PRE-08, as a whole run does).
+func TestShardsKeepModesTogether(t *testing.T) {
+	all, err := List(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4
+	shardOf := map[string]int{}
+	pairs := 0
+	for _, l := range all {
+		owners := 0
+		for i := 1; i <= n; i++ {
+			if (Shard{I: i, N: n}).Accepts(l.ID) {
+				owners++
+				key := modeSuffix.ReplaceAllString(l.ID, "$1<mode>)")
+				if prev, ok := shardOf[key]; ok && prev != i {
+					t.Errorf("%s: in shard %d/%d, its other mode in %d/%d", l.ID, i, n, prev, n)
+				} else if ok {
+					pairs++
+				}
+				shardOf[key] = i
+			}
+		}
+		if owners != 1 {
+			t.Errorf("%s falls to %d shards of %d", l.ID, owners, n)
+		}
+	}
+	if pairs < 50 {
+		t.Errorf("only %d scenarios run in both modes: the test sees no pairs", pairs)
+	}
+}

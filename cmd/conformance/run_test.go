@@ -330,6 +330,49 @@ func TestMergeRefusesAnIncompleteSet(t *testing.T) {
 	}
 }
 
+// report merge proves the shards cover one suite's selection exactly
+// once: a shard run with other --tags, or whose report.json lost its
+// scenarios, is refused (exit 2, no PASS), however well the rest went.
+func TestMergeRefusesShardsOfAnotherSelection(t *testing.T) {
+	tmp := t.TempDir()
+	shard := func(name, tags, n string) string {
+		root := filepath.Join(tmp, name)
+		if code, out, errOut := runCLI("run", "--reference", "--tags", tags, "--shard", n, "--format", "json", "--report", root); code != exitOK {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		return reportDir(t, root)
+	}
+	a, b, other := shard("a", "@PRE-01,@DEN-01", "1/2"), shard("b", "@PRE-01,@DEN-01", "2/2"), shard("c", "@DEN-01", "2/2")
+	emptied := filepath.Join(tmp, "emptied")
+	if err := os.MkdirAll(emptied, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := report.ReadJSON(filepath.Join(b, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Scenarios = nil
+	r.Aggregate(r.Level)
+	if _, err := report.WriteDir(filepath.Join(emptied, "r"), r, report.FormatJSON); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		dirs []string
+		want string
+	}{
+		"other tags":      {[]string{a, other}, `the shards ran other selections: --tags "@PRE-01,@DEN-01" in ` + a + `, --tags "@DEN-01" in ` + other},
+		"a shard emptied": {[]string{a, filepath.Join(emptied, "r")}, "holds 0 scenarios of the"},
+	} {
+		code, out, errOut := runCLI(append([]string{"report", "merge", "--out", filepath.Join(tmp, "m-"+strings.ReplaceAll(name, " ", "-"))}, c.dirs...)...)
+		if code != exitHarness || strings.Contains(out, "PASS") || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d\n%s\n%s", name, code, out, errOut)
+		}
+	}
+	if code, out, errOut := runCLI("report", "merge", "--out", filepath.Join(tmp, "m"), a, b); code != exitOK {
+		t.Errorf("the whole set: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
 // make fuzz runs every fuzz target of the module.
 func TestMakeFuzzRunsEveryFuzzTarget(t *testing.T) {
 	root := filepath.Join("..", "..")
