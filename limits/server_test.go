@@ -38,7 +38,7 @@ func raw(t *testing.T, addr, head, body string) (net.Conn, *bufio.Reader) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
 	if _, err := io.WriteString(c, head+"\r\n"+body); err != nil {
 		t.Fatal(err)
 	}
@@ -153,5 +153,123 @@ func TestGuardBoundsTheRequestsInFlight(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("after the held ones ended: %d", resp.StatusCode)
+	}
+}
+
+// answerThenClose reads the server's answer on the connection and then
+// expects the server to close it: the next read ends at once, with EOF.
+// (The connection's deadline fails a server that holds it.)
+func answerThenClose(t *testing.T, br *bufio.Reader) int {
+	t.Helper()
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if b, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("after its %d answer the connection is held: read %q, %v; want EOF", resp.StatusCode, b, err)
+	}
+	return resp.StatusCode
+}
+
+// A body that does not arrive within --body-timeout closes its
+// connection once answered: the rest of the body is never waited for
+// (net/http would read on, with no deadline, to keep the connection).
+func TestTimedOutBodyClosesItsConnection(t *testing.T) {
+	addr := serve(t, Limits{BodyTimeout: 50 * time.Millisecond}, func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.ReadAll(r.Body); err != nil {
+			w.WriteHeader(http.StatusRequestTimeout)
+		}
+	})
+	for _, c := range []struct{ name, head, body string }{
+		{"content-length", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n", "x"},
+		{"chunked", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n", "5\r\nhello\r\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, br := raw(t, addr, c.head, c.body)
+			if code := answerThenClose(t, br); code != http.StatusRequestTimeout {
+				t.Errorf("answer %d, want 408", code)
+			}
+		})
+	}
+}
+
+// A request refused with 503 (every slot taken) or 413 has its
+// connection closed after the answer, whatever is left of its body: a
+// slow client cannot hold the connections the server refused.
+func TestRefusedConnectionsAreClosed(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	addr := serve(t, Limits{InFlight: 1, RequestBytes: 1000}, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hold" {
+			close(entered)
+			<-release
+		}
+	})
+	defer close(release)
+	go func() {
+		if resp, err := http.Get("http://" + addr + "/hold"); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-entered
+	for _, c := range []struct{ name, head, body string }{
+		{"a trickled body", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n", "x"},
+		{"a trickled chunked body", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n", "5\r\nhello\r\n"},
+		{"no body", "GET / HTTP/1.1\r\nHost: x\r\n", ""},
+		{"a whole body", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n", "{}"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for range 20 {
+				_, br := raw(t, addr, c.head, c.body)
+				if code := answerThenClose(t, br); code != http.StatusServiceUnavailable {
+					t.Fatalf("answer %d, want 503", code)
+				}
+			}
+		})
+	}
+}
+
+// A declared length over the limit is refused and its connection closed,
+// however little of the body comes (below net/http's 256 KiB it would read
+// the rest, with no deadline).
+func TestTooLargeConnectionIsClosed(t *testing.T) {
+	addr := serve(t, Limits{RequestBytes: 1000}, func(http.ResponseWriter, *http.Request) {})
+	_, br := raw(t, addr, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n", "x")
+	if code := answerThenClose(t, br); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("answer %d, want 413", code)
+	}
+}
+
+// A request served whole keeps its connection alive: the next request on
+// it is served, whether the handler read the body to its end or closed it
+// after its last byte.
+func TestServedConnectionsStayAlive(t *testing.T) {
+	addr := serve(t, Limits{BodyTimeout: time.Minute}, func(w http.ResponseWriter, r *http.Request) {
+		buf := make([]byte, 2)
+		if r.URL.Path == "/close" {
+			_, _ = io.ReadFull(r.Body, buf)
+			_ = r.Body.Close()
+		} else {
+			buf, _ = io.ReadAll(r.Body)
+		}
+		_, _ = w.Write(buf)
+	})
+	for _, path := range []string{"/read", "/close"} {
+		c, br := raw(t, addr, "POST "+path+" HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n", "{}")
+		for i := range 2 {
+			resp, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatalf("%s: request %d: %v", path, i+1, err)
+			}
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(got) != "{}" || resp.Close {
+				t.Fatalf("%s: request %d: %q, close %v", path, i+1, got, resp.Close)
+			}
+			if _, err := io.WriteString(c, "POST "+path+" HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
