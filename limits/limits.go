@@ -4,6 +4,10 @@
 // request, a reply or a journal may grow, how many model calls a turn or a
 // conversation may make, how many sessions may be open and for how long
 // one may sit unused. Each has a default and a command-line flag.
+//
+// Its clients' side is Send: a request a server refused with 503 at its
+// bound of requests in flight is sent again, with backoff, within the
+// call's timeout.
 package limits
 
 import (

@@ -12,6 +12,7 @@ import (
 
 	"github.com/approval-conformance-kit/ack/chat"
 	"github.com/approval-conformance-kit/ack/chat/protocols"
+	"github.com/approval-conformance-kit/ack/limits"
 	"github.com/approval-conformance-kit/ack/model"
 	"github.com/approval-conformance-kit/ack/target"
 )
@@ -236,13 +237,18 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 
 	pctx, cancel := context.WithTimeout(ctx, w.suite.timeout())
 	defer cancel()
-	hreq, err := http.NewRequestWithContext(pctx, http.MethodPost, sw.chat.URL(), bytes.NewReader(body))
-	if err != nil {
-		return &harnessError{err: err}
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "text/event-stream")
-	hresp, err := streamingClient.Do(hreq)
+	// A chat endpoint at its bound of requests in flight answers 503
+	// without acting on the request: it is sent again, with backoff, within
+	// the step's timeout, before the answer counts.
+	hresp, retries, err := limits.Send(pctx, streamingClient, func() (*http.Request, error) {
+		hreq, err := http.NewRequestWithContext(pctx, http.MethodPost, sw.chat.URL(), bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		hreq.Header.Set("Content-Type", "application/json")
+		hreq.Header.Set("Accept", "text/event-stream")
+		return hreq, nil
+	})
 	if err != nil {
 		herr := &harnessError{err: fmt.Errorf("posting request %d to the chat endpoint: %w", x.N, err), timeout: errors.Is(pctx.Err(), context.DeadlineExceeded)}
 		rec.Err = herr.Error()
@@ -253,7 +259,7 @@ func (s *serverSteps) post(ctx context.Context, msgs []chat.Message) error {
 	if hresp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(hresp.Body, 4<<10))
 		x.Body = strings.TrimSpace(string(b))
-		resp.Error = &target.TurnError{Code: "InvalidMessages", Message: fmt.Sprintf("HTTP %d: %s", x.Status, x.Body)}
+		resp.Error = &target.TurnError{Code: "InvalidMessages", Message: fmt.Sprintf("HTTP %d: %s%s", x.Status, x.Body, limits.RetriedNote(retries))}
 		return nil
 	}
 	sw.cur = -1

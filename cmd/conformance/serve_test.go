@@ -77,6 +77,18 @@ func TestServeAndRunOverHTTP(t *testing.T) {
 	stop()
 }
 
+// A served target at its bound of requests in flight answers 503; the
+// harness sends the call again, with backoff, within the step's timeout:
+// a run at a concurrency above the bound passes, /v1/info included.
+func TestRunRetriesABusyTarget(t *testing.T) {
+	url, stop := background(t, "serve", "--max-in-flight", "1")
+	defer stop()
+	code, out, errOut := runCLI("run", "--target", url, "--tags", "@PRE-01", "--concurrency", "8")
+	if code != exitOK || !strings.Contains(out, "Result: PASS") {
+		t.Fatalf("run --target at --concurrency 8 against --max-in-flight 1: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
 func TestUnreachableTargetIsAHarnessError(t *testing.T) {
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	dead := "http://" + l.Addr().String()

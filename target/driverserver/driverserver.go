@@ -311,19 +311,24 @@ func (h *harness) post(ctx context.Context, url string, in, out any) error {
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := h.http.Do(req)
+	// The harness's callback server at its bound of requests in flight
+	// answers 503 without acting on the call: it is sent again, with
+	// backoff, within the turn.
+	resp, retries, err := limits.Send(ctx, h.http, func() (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		return req, nil
+	})
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-		return fmt.Errorf("callback %s: HTTP %d: %s", url, resp.StatusCode, bytes.TrimSpace(msg))
+		return fmt.Errorf("callback %s: HTTP %d: %s%s", url, resp.StatusCode, bytes.TrimSpace(msg), limits.RetriedNote(retries))
 	}
 	data, err := driver.ReadBody(resp.Body, h.maxReply, "the callback's answer")
 	if err != nil {

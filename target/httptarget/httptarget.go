@@ -90,29 +90,39 @@ func (t *Target) call(ctx context.Context, method, path string, in, out any, msg
 		ctx, cancel = context.WithTimeout(ctx, t.timeout)
 		defer cancel()
 	}
-	var body io.Reader
+	var body []byte
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
 			return fmt.Errorf("http target: encode %s %s: %w", method, path, err)
 		}
-		body = bytes.NewReader(b)
+		body = b
 	}
-	req, err := http.NewRequestWithContext(ctx, method, t.base+path, body)
-	if err != nil {
-		return fmt.Errorf("http target: %w", err)
+	newReq := func() (*http.Request, error) {
+		var r io.Reader
+		if body != nil {
+			r = bytes.NewReader(body)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, t.base+path, r)
+		if err != nil {
+			return nil, fmt.Errorf("http target: %w", err)
+		}
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		return req, nil
 	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := t.http.Do(req)
+	// A target at its bound of requests in flight answers 503 without
+	// acting on the request: it is sent again, with backoff, within the
+	// call's timeout.
+	resp, retries, err := limits.Send(ctx, t.http, newReq)
 	if err != nil {
 		return fmt.Errorf("http target: %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-		return fmt.Errorf("http target: %s %s: HTTP %d: %s", method, path, resp.StatusCode, bytes.TrimSpace(msg))
+		return fmt.Errorf("http target: %s %s: HTTP %d: %s%s", method, path, resp.StatusCode, bytes.TrimSpace(msg), limits.RetriedNote(retries))
 	}
 	if out == nil {
 		return nil
