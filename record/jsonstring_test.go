@@ -1,8 +1,11 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // jsonString reads back as the string encoding/json reads from its own
@@ -17,6 +20,29 @@ func TestJSONString(t *testing.T) {
 		_ = json.Unmarshal(std, &want)
 		if got != want {
 			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}
+
+// writeJSONString, a chunk at a time, writes what jsonString writes of the
+// whole, wherever a chunk's end cuts a character.
+func TestWriteJSONStringInChunks(t *testing.T) {
+	unit := "é €😀\xff\xc3 a\"b\\\n"
+	for _, n := range []int{0, 1, 64<<10 - 1, 64 << 10, 64<<10 + 1, 200_000} {
+		in := []byte(strings.Repeat(unit, n/len(unit)+1)[:n])
+		var b bytes.Buffer
+		if err := writeJSONString(&b, iotest.OneByteReader(bytes.NewReader(in))); err != nil {
+			t.Fatal(err)
+		}
+		if want := jsonString(in); !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("%d bytes one at a time: differs from jsonString", n)
+		}
+		b.Reset()
+		if err := writeJSONString(&b, bytes.NewReader(in)); err != nil {
+			t.Fatal(err)
+		}
+		if want := jsonString(in); !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("%d bytes: differs from jsonString", n)
 		}
 	}
 }

@@ -22,6 +22,7 @@
 package record
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -115,7 +116,10 @@ type Entry struct {
 	// ErrorBody is an error answer's body.
 	ErrorBody string `json:"errorBody,omitempty"`
 	// Response is the answer as received: JSON, or the text of the event
-	// stream; Truncated says it was cut at MaxResponse.
+	// stream; Truncated says it was cut at MaxResponse. The proxy holds a
+	// stream's first 256 KiB in memory and the rest in a temporary file:
+	// a longer stream's text is in the journal's line, and not in the
+	// Entry OnExchange is given.
 	Response  json.RawMessage `json:"response,omitempty"`
 	Truncated bool            `json:"truncated,omitempty"`
 	// Findings are what lint found in the request.
@@ -181,6 +185,7 @@ func New(opts Options) (*Proxy, error) {
 			if ex, ok := resp.Request.Context().Value(exchangeKey{}).(*exchange); ok {
 				ex.status = resp.StatusCode
 				ex.stream = strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+				ex.body = spool{limit: p.opts.MaxResponse, stream: ex.stream}
 				resp.Body = &tee{ReadCloser: resp.Body, ex: ex, p: p}
 			}
 			return nil
@@ -217,8 +222,7 @@ type exchange struct {
 	start   time.Time
 	status  int
 	stream  bool
-	body    bytes.Buffer
-	cut     bool
+	body    spool
 	ended   sync.Once
 	done    sync.Once
 	respIDs func(string)
@@ -490,16 +494,7 @@ type tee struct {
 func (t *tee) Read(b []byte) (int, error) {
 	n, err := t.ReadCloser.Read(b)
 	if n > 0 {
-		room := t.p.opts.MaxResponse - int64(t.ex.body.Len())
-		switch {
-		case room >= int64(n):
-			t.ex.body.Write(b[:n])
-		case room > 0:
-			t.ex.body.Write(b[:room])
-			t.ex.cut = true
-		default:
-			t.ex.cut = true
-		}
+		t.ex.body.Write(b[:n])
 	}
 	if err == io.EOF {
 		t.p.answered(t.ex)
@@ -519,41 +514,92 @@ func (p *Proxy) answered(ex *exchange) { ex.ended.Do(func() { p.decodeAnswer(ex)
 func (p *Proxy) decodeAnswer(ex *exchange) {
 	e := &ex.entry
 	e.Status = ex.status
-	raw := ex.body.Bytes()
-	e.Truncated = ex.cut
-	if ex.stream {
-		e.Response = jsonString(raw) // escaped straight from the bytes, not through a copy as a string
-	} else {
-		e.Response = rawJSON(raw)
+	e.Truncated = ex.body.cut
+	if note := ex.body.note(); note != "" {
+		e.Note = note
 	}
+	var raw []byte // the answer, when it is all in memory
+	if ex.body.inMemory() {
+		raw = ex.body.mem
+		if ex.stream {
+			e.Response = jsonString(raw) // escaped straight from the bytes, not through a copy as a string
+		} else {
+			e.Response = rawJSON(raw)
+		}
+	} // else finish writes the stream into the journal from its file
 	switch {
 	case ex.status/100 == 2:
 		e.Verdict = VerdictOK
-		if ex.cut {
+		if ex.body.cut {
 			// A cut body is never decoded: what it would give is not the
 			// reply, and decoding holds it several times over.
-			e.Note = fmt.Sprintf("the reply is larger than %d bytes (--max-response): cut, not decoded", p.opts.MaxResponse)
+			if e.Note == "" {
+				e.Note = fmt.Sprintf("the reply is larger than %d bytes (--max-response): cut, not decoded", p.opts.MaxResponse)
+			}
 			break
 		}
-		resp, err := transcript.DecodeReply(ex.api, raw, ex.stream)
+		resp, id, err := p.decodeReply(ex, raw)
 		if err != nil {
 			e.Note = fmt.Sprintf("the reply could not be decoded: %v", err)
 		} else {
 			reply := transcript.ReplyOf(resp)
 			e.Reply = &reply
 			p.extend(e.Conversation, resp)
-			if id := responseID(ex.api, raw); id != "" && ex.respIDs != nil {
+			if id != "" && ex.respIDs != nil {
 				ex.respIDs(id)
 			}
 		}
 	default:
 		e.Verdict = VerdictError
+		if raw == nil {
+			raw, _ = readAll(&ex.body)
+		}
 		e.ErrorBody = string(raw)
 	}
 	if hasWireFinding(e.Findings) {
 		e.Verdict = VerdictViolation
 	}
 	p.finish(ex)
+}
+
+// decodeReply decodes a whole answer, from memory or, for a stream past
+// the window, from its file as a stream (what that holds is the reply, not
+// the stream's bytes), and finds its response id.
+func (p *Proxy) decodeReply(ex *exchange, raw []byte) (*llm.Response, string, error) {
+	if raw != nil || !ex.stream {
+		if raw == nil {
+			var err error
+			if raw, err = readAll(&ex.body); err != nil {
+				return nil, "", err
+			}
+		}
+		resp, err := transcript.DecodeReply(ex.api, raw, ex.stream)
+		if err != nil {
+			return nil, "", err
+		}
+		return resp, responseID(ex.api, raw), nil
+	}
+	r, err := ex.body.reader()
+	if err != nil {
+		return nil, "", err
+	}
+	resp, err := transcript.DecodeReplyFrom(ex.api, r, true)
+	if err != nil {
+		return nil, "", err
+	}
+	id := ""
+	if r, err = ex.body.reader(); err == nil {
+		id = responseIDFrom(ex.api, r)
+	}
+	return resp, id, nil
+}
+
+func readAll(s *spool) ([]byte, error) {
+	r, err := s.reader()
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
 }
 
 func hasWireFinding(fs []lint.Finding) bool {
@@ -572,59 +618,96 @@ func responseID(api wire.Profile, raw []byte) string {
 		return "" // no other API continues a response by its id
 	}
 	var obj struct {
-		ID       string `json:"id"`
-		Object   string `json:"object"`
-		Response struct {
-			ID string `json:"id"`
-		} `json:"response"`
+		Object string `json:"object"`
+		ID     string `json:"id"`
 	}
 	if json.Unmarshal(raw, &obj) == nil && obj.Object == "response" {
 		return obj.ID
 	}
-	for len(raw) > 0 { // line by line, without copying the stream
-		line := raw
-		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
-			line, raw = raw[:i], raw[i+1:]
-		} else {
-			raw = nil
+	return responseIDFrom(api, bytes.NewReader(raw))
+}
+
+// responseIDFrom finds the response id in the events of a stream, line by
+// line (a line longer than the reader's buffer is passed over in pieces:
+// an event's data line that holds the response is never that long).
+func responseIDFrom(api wire.Profile, r io.Reader) string {
+	if api != wire.OpenAIResponses {
+		return ""
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var obj struct {
+		Response struct {
+			ID string `json:"id"`
+		} `json:"response"`
+	}
+	for {
+		line, err := br.ReadSlice('\n')
+		if data, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:")); ok && err != bufio.ErrBufferFull && bytes.Contains(data, []byte(`"response"`)) {
+			if json.Unmarshal(bytes.TrimSpace(data), &obj) == nil && obj.Response.ID != "" {
+				return obj.Response.ID
+			}
 		}
-		data, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:"))
-		if !ok || !bytes.Contains(data, []byte(`"response"`)) {
-			continue
+		if err == bufio.ErrBufferFull {
+			for err == bufio.ErrBufferFull { // the rest of a long line
+				_, err = br.ReadSlice('\n')
+			}
 		}
-		if json.Unmarshal(bytes.TrimSpace(data), &obj) == nil && obj.Response.ID != "" {
-			return obj.Response.ID
+		if err != nil {
+			return ""
 		}
 	}
-	return ""
 }
 
 // finish journals the exchange once.
 func (p *Proxy) finish(ex *exchange) {
 	ex.done.Do(func() {
+		defer ex.body.close()
 		ex.entry.DurationMs = time.Since(ex.start).Milliseconds()
-		line, err := json.Marshal(ex.entry)
-		if err != nil {
-			line, _ = json.Marshal(map[string]any{"exchange": ex.entry.Exchange, "note": "the entry could not be encoded: " + err.Error()})
-		}
-		ex.body = bytes.Buffer{} // the answer's bytes are in the line now: let them go
-		p.journalMu.Lock()
-		_, _ = p.opts.Journal.Write(line) // a journal that fails loses lines, not traffic
-		_, _ = p.opts.Journal.Write([]byte{'\n'})
-		p.journalMu.Unlock()
+		p.journal(ex)
 		if p.opts.OnExchange != nil {
 			p.opts.OnExchange(ex.entry)
 		}
 	})
 }
 
+// journal writes the exchange's line. A journal that fails loses lines,
+// not traffic.
+func (p *Proxy) journal(ex *exchange) {
+	line, err := json.Marshal(ex.entry)
+	if err != nil {
+		line, _ = json.Marshal(map[string]any{"exchange": ex.entry.Exchange, "note": "the entry could not be encoded: " + err.Error()})
+	}
+	p.journalMu.Lock()
+	defer p.journalMu.Unlock()
+	if err == nil && !ex.body.inMemory() {
+		// A stream past the window: its text goes into the line from its
+		// file, a chunk at a time, as the entry's response.
+		if r, rerr := ex.body.reader(); rerr == nil {
+			_, _ = p.opts.Journal.Write(line[:len(line)-1])
+			_, _ = io.WriteString(p.opts.Journal, `,"response":`)
+			_ = writeJSONString(p.opts.Journal, r)
+			_, _ = io.WriteString(p.opts.Journal, "}\n")
+			return
+		}
+	}
+	_, _ = p.opts.Journal.Write(line)
+	_, _ = p.opts.Journal.Write([]byte{'\n'})
+}
+
 // jsonString encodes bytes as a JSON string, invalid UTF-8 as U+FFFD, as
 // encoding/json would encode them as a Go string, without first copying
 // them into one.
 func jsonString(b []byte) json.RawMessage {
-	const hex = "0123456789abcdef"
 	out := make([]byte, 0, len(b)+len(b)/16+2)
 	out = append(out, '"')
+	out = appendEscaped(out, b)
+	return append(out, '"')
+}
+
+// appendEscaped appends b to out escaped as in a JSON string (without its
+// quotes).
+func appendEscaped(out, b []byte) []byte {
+	const hex = "0123456789abcdef"
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c < utf8.RuneSelf {
@@ -656,5 +739,5 @@ func jsonString(b []byte) json.RawMessage {
 		}
 		i += size
 	}
-	return append(out, '"')
+	return out
 }

@@ -505,3 +505,108 @@ func TestStreamJournaledInLinearMemory(t *testing.T) {
 		t.Errorf("journaling a %d-byte stream allocated %d bytes (%d times its size)", size, alloc, alloc/uint64(size))
 	}
 }
+
+// sseUpstream serves one stream of about size bytes of OpenAI Chat
+// Completions deltas, written from one buffer.
+func sseUpstream(t *testing.T, size int) (*httptest.Server, int) {
+	chunk := []byte(`data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"` + strings.Repeat("é", 200) + `"},"finish_reason":null}]}` + "\n\n")
+	n := size / len(chunk)
+	end := []byte(`data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n")
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for range n {
+			_, _ = w.Write(chunk)
+		}
+		_, _ = w.Write(end)
+	}))
+	t.Cleanup(up.Close)
+	return up, n*len(chunk) + len(end)
+}
+
+// counter counts what is written to it and keeps none of it.
+type counter struct {
+	mu sync.Mutex
+	n  int64
+}
+
+func (c *counter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestStreamHeldInABoundedWindow: the proxy holds a bounded window of a
+// stream whatever its length and --max-response: a 36 MiB stream, journaled
+// up to the default 32 MiB, allocates a few MiB (it held the 32 MiB in
+// memory, and copied it twice more to journal it: 8 streams of 100 MB
+// took 1.1 GB).
+func TestStreamHeldInABoundedWindow(t *testing.T) {
+	up, size := sseUpstream(t, 36<<20)
+	var lines counter
+	done := make(chan record.Entry, 1)
+	p, err := record.New(record.Options{Upstream: up.URL, Journal: &lines, OnExchange: func(e record.Entry) { done <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	e := <-done
+	runtime.ReadMemStats(&after)
+	if got != int64(size) {
+		t.Fatalf("the client got %d bytes of %d", got, size)
+	}
+	if !e.Truncated || e.Reply != nil || lines.n < record.DefaultMaxResponse {
+		t.Errorf("entry: truncated %v, reply %v, a journal line of %d bytes (want the first %d bytes of the stream)", e.Truncated, e.Reply != nil, lines.n, record.DefaultMaxResponse)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Errorf("passing and journaling a %d-byte stream allocated %d bytes, want a bounded window (under 8 MiB)", size, alloc)
+	}
+}
+
+// TestLongStreamJournaledWhole: a stream longer than the proxy's window
+// (kept in a file past it) is journaled as received, byte for byte, and
+// decoded.
+func TestLongStreamJournaledWhole(t *testing.T) {
+	var raw bytes.Buffer
+	up, size := sseUpstream(t, 3<<20)
+	var j journal
+	done := make(chan record.Entry, 1)
+	p, err := record.New(record.Options{Upstream: up.URL, Journal: &j, OnExchange: func(e record.Entry) { done <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(&raw, resp.Body)
+	resp.Body.Close()
+	e := <-done
+	deltas := strings.Count(raw.String(), "chat.completion.chunk") - 1
+	if raw.Len() != size || e.Truncated || e.Reply == nil || len(e.Reply.Text) != deltas*400 {
+		t.Fatalf("client %d bytes of %d, truncated %v, reply %v: %s", raw.Len(), size, e.Truncated, e.Reply != nil, e.Note)
+	}
+	var line record.Entry
+	if err := json.Unmarshal(bytes.TrimSpace(j.b.Bytes()), &line); err != nil {
+		t.Fatalf("the journal line does not read back: %v", err)
+	}
+	var text string
+	if err := json.Unmarshal(line.Response, &text); err != nil || text != raw.String() {
+		t.Errorf("the journaled response (%d bytes, %v) is not the stream as received (%d bytes)", len(text), err, raw.Len())
+	}
+	if line.Reply == nil || line.Reply.Text != e.Reply.Text || line.Verdict != record.VerdictOK {
+		t.Errorf("the journal line: verdict %s, reply %v", line.Verdict, line.Reply != nil)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/approval-conformance-kit/ack/llm"
 	"github.com/approval-conformance-kit/ack/model"
@@ -42,20 +43,37 @@ func ReplyOf(resp *llm.Response) simulator.Reply {
 // profile, or provider.Canonical): a whole JSON reply, or, when stream is
 // set, its server-sent events.
 func DecodeReply(api wire.Profile, body []byte, stream bool) (*llm.Response, error) {
+	if !stream {
+		codec, err := provider.Lookup(api)
+		if err != nil {
+			return nil, err
+		}
+		return codec.DecodeResponse(body)
+	}
+	return DecodeReplyFrom(api, bytes.NewReader(body), true)
+}
+
+// DecodeReplyFrom is DecodeReply of a body read from r: a stream is read
+// event by event, so that what it holds is the reply, not the stream.
+func DecodeReplyFrom(api wire.Profile, r io.Reader, stream bool) (*llm.Response, error) {
 	codec, err := provider.Lookup(api)
 	if err != nil {
 		return nil, err
 	}
 	if !stream {
+		body, err := io.ReadAll(r)
+		if err != nil {
+			return nil, err
+		}
 		return codec.DecodeResponse(body)
 	}
-	return llm.Collect(context.Background(), recorded{codec, body}, nil)
+	return llm.Collect(context.Background(), recorded{codec, r}, nil)
 }
 
-// recorded is a model whose stream is a recorded one.
+// recorded is a model whose stream is a recorded one, read once.
 type recorded struct {
 	codec provider.Codec
-	body  []byte
+	body  io.Reader
 }
 
 func (r recorded) Generate(context.Context, *llm.Request) (*llm.Response, error) {
@@ -63,7 +81,7 @@ func (r recorded) Generate(context.Context, *llm.Request) (*llm.Response, error)
 }
 
 func (r recorded) Stream(ctx context.Context, _ *llm.Request, yield func(llm.StreamEvent) error) error {
-	if err := r.codec.ReadStream(ctx, bytes.NewReader(r.body), yield); err != nil {
+	if err := r.codec.ReadStream(ctx, r.body, yield); err != nil {
 		return fmt.Errorf("the recorded %s stream: %w", r.codec.Profile(), err)
 	}
 	return nil
