@@ -75,7 +75,8 @@ func FileName(format string) (string, bool) {
 // nothing. The files are written and synced in a new temporary folder next
 // to dir, which is then renamed to dir: a crash or a kill leaves either no
 // dir or the complete set, never part of one (at most a hidden temporary
-// folder, ".<name>.*.tmp"). dir must not exist yet, or be empty: a report
+// folder, ".<name>.ack-*.tmp", which the next write of reports in the same
+// folder removes: cleanStale). dir must not exist yet, or be empty: a report
 // set never mixes with the files of another run. An unknown format is an
 // error and writes nothing.
 func WriteDir(dir string, r *Run, formats ...string) ([]string, error) {
@@ -83,8 +84,14 @@ func WriteDir(dir string, r *Run, formats ...string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	cleanStale(filepath.Dir(dir), time.Now())
-	tmp, err := writeTemp(filepath.Dir(dir), filepath.Base(dir), files)
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("write report: %w", err)
+	}
+	cleanStale(parent, time.Now())
+	unlock, _ := lockDir(parent, false, true)
+	defer unlock()
+	tmp, err := writeTemp(parent, filepath.Base(dir), files)
 	if err != nil {
 		return nil, err
 	}
@@ -108,8 +115,14 @@ func WriteNew(root string, r *Run, formats ...string) (string, []string, error) 
 		return "", nil, err
 	}
 	base := DefaultDir(root, r.Target, r.Started)
-	cleanStale(filepath.Dir(base), time.Now())
-	tmp, err := writeTemp(filepath.Dir(base), filepath.Base(base), files)
+	parent := filepath.Dir(base)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", nil, fmt.Errorf("write report: %w", err)
+	}
+	cleanTree(root, time.Now())
+	unlock, _ := lockDir(parent, false, true)
+	defer unlock()
+	tmp, err := writeTemp(parent, filepath.Base(base), files)
 	if err != nil {
 		return "", nil, err
 	}
@@ -131,14 +144,19 @@ func WriteNew(root string, r *Run, formats ...string) (string, []string, error) 
 	return "", nil, fmt.Errorf("write report %s: %d report folders of this target already have this name", base, maxSameName)
 }
 
-// staleAfter is how old a hidden temporary report folder must be for a
-// later run to remove it: a set is written in well under a second, so one
-// this old was left by a run killed while writing (kill -9, a second
-// Ctrl-C), never one another run is writing now.
+// A writer of reports holds a shared lock (lockDir) on the folder it
+// writes in for as long as its hidden temporary folder exists there; the
+// system ends the lock when the writer ends, however it ends (kill -9
+// included). A cleaner that takes the folder's exclusive lock at once
+// therefore knows that no writer is alive there, and removes every hidden
+// temporary folder in it, however recent. Where no lock can be taken (a
+// system or file system without flock), it removes only those older than
+// staleAfter: a set is written in well under a second, so one this old was
+// left by a run killed while writing, never one another run is writing now.
 const staleAfter = 10 * time.Minute
 
-// cleanStale removes the hidden temporary folders (".<name>.<n>.tmp",
-// ".probe-<n>.tmp") that runs killed while writing left in dir, so that
+// cleanStale removes the hidden temporary folders (".<name>.ack-<n>.tmp",
+// ".probe.ack-<n>.tmp") that runs killed while writing left in dir, so that
 // no tool that walks the reports (a junit glob) finds a set no finished
 // run backs. Errors are ignored: what cannot be removed stays hidden.
 func cleanStale(dir string, now time.Time) {
@@ -146,35 +164,71 @@ func cleanStale(dir string, now time.Time) {
 	if err != nil {
 		return
 	}
+	type temp struct {
+		e      os.DirEntry
+		legacy bool
+	}
+	var stale []temp
 	for _, e := range entries {
-		if !e.IsDir() || !tempName(e.Name()) {
-			continue
+		if ours, legacy := tempName(e.Name()); e.IsDir() && (ours || legacy) {
+			stale = append(stale, temp{e, legacy})
 		}
-		info, err := e.Info()
-		if err != nil || now.Sub(info.ModTime()) < staleAfter {
-			continue
+	}
+	if len(stale) == 0 {
+		return
+	}
+	unlock, noWriter := lockDir(dir, true, false)
+	defer unlock()
+	for _, t := range stale {
+		e := t.e
+		if !noWriter || t.legacy {
+			info, err := e.Info()
+			if err != nil || now.Sub(info.ModTime()) < staleAfter {
+				continue
+			}
 		}
 		_ = os.RemoveAll(filepath.Join(dir, e.Name()))
 	}
 }
 
-// tempName reports whether a name is one writeTemp or CheckRoot gives:
-// "." + name + "." + digits + ".tmp".
-func tempName(name string) bool {
+// cleanTree cleans a report root as cleanStale does: the root itself (a
+// killed CheckRoot's probe) and the folder of every target in it, so that
+// any run that writes reports there cleans what any killed run left.
+func cleanTree(root string, now time.Time) {
+	cleanStale(root, now)
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			cleanStale(filepath.Join(root, e.Name()), now)
+		}
+	}
+}
+
+// tempName reports whether a name is one writeTemp or CheckRoot gives,
+// "." + name + ".ack-" + digits + ".tmp" (ours), or gave before the writers
+// took locks, "." + name + "." + digits + ".tmp" (legacy: removed only when
+// old enough, as then).
+func tempName(name string) (ours, legacy bool) {
 	rest, ok := strings.CutSuffix(name, ".tmp")
 	if !ok || !strings.HasPrefix(rest, ".") {
-		return false
+		return false, false
 	}
 	i := strings.LastIndexAny(rest, ".-")
 	if i <= 0 || i == len(rest)-1 {
-		return false
+		return false, false
 	}
 	for _, c := range rest[i+1:] {
 		if c < '0' || c > '9' {
-			return false
+			return false, false
 		}
 	}
-	return true
+	if strings.HasSuffix(rest[:i+1], ".ack-") {
+		return true, false
+	}
+	return false, true
 }
 
 // maxSameName bounds the runs of one target that share a start second.
@@ -182,12 +236,16 @@ const maxSameName = 1000
 
 // CheckRoot reports whether report folders can be made under root, so
 // that a run finds out before it starts rather than after: it creates root
-// if needed and a temporary folder in it, which it removes.
+// if needed and a temporary folder in it, which it removes. It removes what
+// runs killed while writing left under root, too (cleanTree).
 func CheckRoot(root string) error {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return fmt.Errorf("report folder %s: %w", root, err)
 	}
-	probe, err := os.MkdirTemp(root, ".probe-*.tmp")
+	cleanTree(root, time.Now())
+	unlock, _ := lockDir(root, false, true)
+	defer unlock()
+	probe, err := os.MkdirTemp(root, ".probe.ack-*.tmp")
 	if err != nil {
 		return fmt.Errorf("report folder %s: %w", root, err)
 	}
@@ -242,7 +300,7 @@ func writeTemp(parent, name string, files []renderedFile) (_ string, err error) 
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return "", fmt.Errorf("write report: %w", err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+name+".*.tmp")
+	tmp, err := os.MkdirTemp(parent, "."+name+".ack-*.tmp")
 	if err != nil {
 		return "", fmt.Errorf("write report: %w", err)
 	}

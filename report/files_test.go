@@ -1,8 +1,10 @@
 package report
 
 import (
+	"bufio"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -209,37 +211,136 @@ func TestDefaultDir(t *testing.T) {
 }
 
 // The hidden temporary folders a run killed while writing left behind are
-// removed by the next run of the target, once old enough that no run is
-// writing them; a recent one (a run writing now) and anything else stay.
+// removed by the next run that writes reports under the same root, however
+// recent, once no writer is alive there; one a live run is writing stays,
+// and so does anything else (a folder of another name, a report). Legacy
+// names (before the writers took locks) go only once old enough.
 func TestStaleTempFoldersAreCleaned(t *testing.T) {
 	root := t.TempDir()
 	r := passingRun(false)
 	dir := filepath.Dir(DefaultDir(root, r.Target, r.Started))
-	old := time.Now().Add(-time.Hour)
-	made := map[string]time.Time{
-		".20261122T140501Z.123456.tmp": old,        // left by a killed run
-		".probe-99.tmp":                old,        // left by a killed CheckRoot
-		".20261122T140502Z.777.tmp":    time.Now(), // another run writing now
-		".keep.tmp":                    old,        // not a name the kit gives
-		"20261122T140503Z":             old,        // a report
+	other := filepath.Join(root, "another-target")
+	old, now := time.Now().Add(-time.Hour), time.Now()
+	type made struct {
+		at   time.Time
+		gone bool
 	}
-	for name, at := range made {
-		p := filepath.Join(dir, name)
+	folders := map[string]made{
+		filepath.Join(dir, ".20261122T140501Z.ack-123456.tmp"): {now, true},  // left by a killed run, just now
+		filepath.Join(other, ".20261122T140501Z.ack-42.tmp"):   {now, true},  // by a killed run of another target
+		filepath.Join(root, ".probe.ack-99.tmp"):               {now, true},  // by a killed CheckRoot
+		filepath.Join(dir, ".20261122T140500Z.123.tmp"):        {old, true},  // legacy, old
+		filepath.Join(dir, ".20261122T140502Z.777.tmp"):        {now, false}, // legacy, recent
+		filepath.Join(dir, ".keep.tmp"):                        {old, false}, // not a name the kit gives
+		filepath.Join(dir, "20261122T140503Z"):                 {old, false}, // a report
+	}
+	for p, m := range folders {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chtimes(p, at, at); err != nil {
+		if err := os.Chtimes(p, m.at, m.at); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, _, err := WriteNew(root, r, FormatJSON); err != nil {
 		t.Fatal(err)
 	}
-	for name := range made {
-		_, err := os.Stat(filepath.Join(dir, name))
-		gone := os.IsNotExist(err)
-		if want := name == ".20261122T140501Z.123456.tmp" || name == ".probe-99.tmp"; gone != want {
-			t.Errorf("%s: removed %v, want %v", name, gone, want)
+	for p, m := range folders {
+		_, err := os.Stat(p)
+		if gone := os.IsNotExist(err); gone != m.gone {
+			t.Errorf("%s: removed %v, want %v", p, gone, m.gone)
 		}
 	}
+
+	// A run writing there now holds the folder's lock: its temporary
+	// folder stays, however recent.
+	writing := filepath.Join(other, ".20261122T140509Z.ack-7.tmp")
+	if err := os.MkdirAll(writing, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unlock, locked := lockDir(other, false, true)
+	defer unlock()
+	if !locked {
+		t.Skip("no flock on this system: a live writer's folder is told apart by its age only")
+	}
+	if err := CheckRoot(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(writing); err != nil {
+		t.Errorf("the folder a live run is writing was removed: %v", err)
+	}
+}
+
+// killedWriterEnv makes the test binary a writer of reports (TestMain).
+const killedWriterEnv = "ACK_REPORT_KILLED_WRITER"
+
+// TestMain makes the test binary, when killedWriterEnv names a root, the
+// writer TestKilledWriterLeavesNothingBehind kills: it writes a report set
+// there and stops in its middle, once it says so, until it is killed.
+func TestMain(m *testing.M) {
+	if root := os.Getenv(killedWriterEnv); root != "" {
+		afterWrite = func(name string) error {
+			os.Stdout.WriteString("writing\n")
+			select {} // until killed
+		}
+		_, _, _ = WriteNew(root, passingRun(false), FormatJSON, FormatMarkdown)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// A run killed (SIGKILL) while it writes a report set leaves a hidden
+// temporary folder; the next run that writes reports under the same root
+// removes it at once, whatever its target: nothing of it stays.
+func TestKilledWriterLeavesNothingBehind(t *testing.T) {
+	if !flockWorks(t) {
+		t.Skip("no flock on this system: a killed run's folder goes once old enough")
+	}
+	root := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), killedWriterEnv+"="+root)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "writing\n" {
+		_ = cmd.Process.Kill()
+		t.Fatalf("the writer did not start writing: %q %v", line, err)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	hidden := func() []string {
+		var found []string
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), ".") {
+				found = append(found, p)
+			}
+			return nil
+		})
+		return found
+	}
+	if len(hidden()) != 1 {
+		t.Fatalf("the killed writer left %q, want its one temporary folder", hidden())
+	}
+	r := passingRun(false)
+	r.Target = "another target"
+	if _, _, err := WriteNew(root, r, FormatJSON); err != nil {
+		t.Fatal(err)
+	}
+	if left := hidden(); len(left) > 0 {
+		t.Errorf("after the next run, %q is still there", left)
+	}
+}
+
+// flockWorks reports whether folders take locks here.
+func flockWorks(t *testing.T) bool {
+	unlock, ok := lockDir(t.TempDir(), true, false)
+	unlock()
+	return ok
 }
