@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -214,4 +215,59 @@ func TestActionKeepsExitCodes(t *testing.T) {
 			t.Errorf("%s: the job summary lacks report.md: %q", c.url, md)
 		}
 	}
+}
+
+// The Action's inputs default to what the CLI's flags default to (one
+// default everywhere: a job fails on what `conformance run` fails on),
+// except where action.yml says why it differs.
+func TestActionDefaultsAreTheCLIs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Inputs map[string]struct {
+			Description string `yaml:"description"`
+			Default     string `yaml:"default"`
+		} `yaml:"inputs"`
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	_, _, help := runCLI("run", "-h")
+	for input, flag := range map[string]string{"level": "level", "tags": "tags", "shard": "shard", "scenarios": "scenarios", "expected-failures": "expected-failures", "timeout": "timeout"} {
+		in, ok := action.Inputs[input]
+		if !ok {
+			t.Errorf("action.yml has no input %q", input)
+			continue
+		}
+		def := flagDefault(help, flag)
+		if in.Default != def && !strings.Contains(in.Description, "where the CLI's default is "+def) {
+			t.Errorf("input %q defaults to %q, the CLI's --%s to %q, and its description does not say why", input, in.Default, flag, def)
+		}
+	}
+	if d := action.Inputs["level"].Default; d != "must" {
+		t.Errorf("the level input defaults to %q, want must (the CLI's and acktest's)", d)
+	}
+}
+
+// flagDefault reads a flag's default from a command's help ("" when it
+// has none).
+func flagDefault(help, flag string) string {
+	i := strings.Index(help, "  -"+flag+" ")
+	if i < 0 {
+		i = strings.Index(help, "  -"+flag+"\n")
+	}
+	if i < 0 {
+		return "(no such flag)"
+	}
+	rest := help[i:]
+	if j := strings.Index(rest[3:], "\n  -"); j >= 0 {
+		rest = rest[:j+3]
+	}
+	m := regexp.MustCompile(`\(default "?([^")]*)"?\)`).FindStringSubmatch(rest)
+	if m == nil {
+		return ""
+	}
+	return m[1]
 }
