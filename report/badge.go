@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/approval-conformance-kit/ack/checks"
 )
 
 // Badge is a shields.io endpoint badge (https://shields.io/badges/endpoint-badge):
@@ -20,7 +22,8 @@ type Badge struct {
 //
 //   - pass: "35/35 checks" (checks passed of those that applied),
 //     brightgreen; with SHOULD warnings "pass, 2 warnings", yellow;
-//   - fail: "fail: 3 MUST checks", red;
+//   - fail: "fail: 3 MUST checks", red ("fail: 3 checks" when, at level
+//     should or may, warnings fail it too);
 //   - incomplete: "incomplete: 2 errors" (scenarios that errored or timed
 //     out), lightgrey;
 //   - interrupted: "interrupted", lightgrey;
@@ -59,7 +62,17 @@ func runBadge(r *Run) Badge {
 	st := r.ScenarioTotals()
 	switch r.Result() {
 	case ResultFail:
-		b.Message = "fail: " + plural(len(r.FailedMustChecks()), "MUST check", "MUST checks")
+		failing, mustFailed := r.FailingChecks(), 0
+		for _, c := range r.Checks {
+			if c.Level == checks.Must && c.Verdict == Fail {
+				mustFailed++
+			}
+		}
+		if mustFailed == len(failing) {
+			b.Message = "fail: " + plural(len(failing), "MUST check", "MUST checks")
+		} else {
+			b.Message = "fail: " + plural(len(failing), "check", "checks") // warnings among them, at level should or may
+		}
 		b.Color = "red"
 	case ResultInterrupted:
 		b.Message, b.Color = "interrupted", "lightgrey"

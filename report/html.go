@@ -147,16 +147,7 @@ func encodeHTML(r *Run) ([]byte, error) {
 		if hc.Applicable > 0 {
 			hc.Percent = 100 * hc.Passed / hc.Applicable
 		}
-		var parts []string
-		for _, x := range []struct {
-			n    int
-			name string
-		}{{c.Failed, "fail"}, {c.Warned, "warn"}, {c.Errored, "error/timeout"}, {c.NotApplicable, "n/a"}} {
-			if x.n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", x.n, x.name))
-			}
-		}
-		hc.Tally = strings.Join(parts, ", ")
+		hc.Tally = checkTally(c)
 		p.Groups[i].Checks = append(p.Groups[i].Checks, hc)
 	}
 

@@ -68,9 +68,10 @@ func encodeMarkdown(r *Run) ([]byte, error) {
 	} else {
 		b.WriteString("| Check | Level | Verdict | Scenarios | Rule |\n|---|---|---|---:|---|\n")
 		for _, c := range r.Checks {
-			fmt.Fprintf(&b, "| %s | %s | %s %s | %d/%d | %s |\n",
-				mdText(c.ID), mdText(string(c.Level)), verdictIcon[c.Verdict], c.Verdict, c.Passed, applicable(c), mdText(c.Rule))
+			fmt.Fprintf(&b, "| %s | %s | %s %s | %s | %s |\n",
+				mdText(c.ID), mdText(string(c.Level)), verdictIcon[c.Verdict], c.Verdict, scenarioCount(c), mdText(c.Rule))
 		}
+		fmt.Fprintf(&b, "\nScenarios: %s.\n", tallyLegend)
 	}
 
 	var bad, na []Scenario

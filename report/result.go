@@ -33,11 +33,12 @@ func (r *Run) Result() Result {
 	return ResultPass
 }
 
-// FailedMustChecks returns the ids of the required checks that did not
-// pass: the MUST checks whose verdict is fail and, at level should or may,
-// the checks down to that level that failed or warned; in the order of
-// r.Checks (the catalogue's after Aggregate).
-func (r *Run) FailedMustChecks() []string {
+// FailingChecks returns the ids of the checks that fail the run: the MUST
+// checks whose verdict is fail and, at level should or may, the checks
+// down to that level that warned (a SHOULD or MAY check's failure, or a
+// MUST check's whose harm did not show); in the order of r.Checks (the
+// catalogue's after Aggregate).
+func (r *Run) FailingChecks() []string {
 	var ids []string
 	for _, c := range r.Checks {
 		if r.failsRun(c) {
@@ -46,3 +47,7 @@ func (r *Run) FailedMustChecks() []string {
 	}
 	return ids
 }
+
+// FailedMustChecks is FailingChecks, by its older name: at level should
+// or may the checks it returns are not all MUST checks that failed.
+func (r *Run) FailedMustChecks() []string { return r.FailingChecks() }

@@ -23,12 +23,16 @@ func WriteSummary(w io.Writer, r *Run) error {
 
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHECK\tLEVEL\tVERDICT\tSCENARIOS\tRULE")
+	tallied := false
 	for _, c := range r.Checks {
-		applicable := len(c.Scenarios) - c.NotApplicable
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\n", c.ID, c.Level, c.Verdict, c.Passed, applicable, ellipsis(c.Rule, 90))
+		tallied = tallied || checkTally(c) != ""
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Verdict, scenarioCount(c), ellipsis(c.Rule, 90))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if tallied {
+		fmt.Fprintf(&b, "(SCENARIOS: %s.)\n", tallyLegend)
 	}
 
 	writeNotPassed(&b, r.Scenarios)
