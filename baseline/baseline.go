@@ -31,6 +31,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/internal/suggest"
 	"github.com/approval-conformance-kit/ack/report"
 )
 
@@ -156,7 +157,7 @@ func Parse(path string, data []byte) (*File, error) {
 		}
 		if e.Check != "" {
 			if _, ok := checks.Lookup(e.Check); !ok {
-				return nil, fail(n.Line, "check: unknown check %q", e.Check)
+				return nil, fail(n.Line, "check: unknown check %q%s", e.Check, suggest.Hint(e.Check, checkIDs()))
 			}
 		}
 		if first, dup := seen[e.String()]; dup {
@@ -166,6 +167,14 @@ func Parse(path string, data []byte) (*File, error) {
 		f.Entries = append(f.Entries, e)
 	}
 	return f, nil
+}
+
+func checkIDs() []string {
+	var ids []string
+	for _, c := range checks.All() {
+		ids = append(ids, c.ID)
+	}
+	return ids
 }
 
 var lineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
@@ -303,6 +312,54 @@ func ApplySuite(f *File, run *report.Run, suite []string) *Outcome {
 	return out
 }
 
+// CheckSuite finds, before a run, the entries that match no scenario of
+// the suite (every scenario id, whatever the run's tags and shard): a
+// misspelled id, a scenario since renamed. The error names each by its
+// file and line, with the id it most likely meant; nil when every entry
+// names a scenario.
+func (f *File) CheckSuite(suite []string) error {
+	if f == nil {
+		return nil
+	}
+	var lines []string
+	for _, e := range f.Entries {
+		if slices.ContainsFunc(suite, e.matches) {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s:%d: %q names no scenario of the suite%s", f.Path, e.Line, e.Scenario, suggestScenario(e.Scenario, suite)))
+	}
+	switch len(lines) {
+	case 0:
+		return nil
+	case 1:
+		return errors.New(lines[0] + " (scenario ids are as reports show them: conformance run --format json, or the scenario list of report.md)")
+	}
+	return fmt.Errorf("%d entries name no scenario of the suite (scenario ids are as reports show them):\n  %s", len(lines), strings.Join(lines, "\n  "))
+}
+
+// suggestScenario is the did-you-mean of an entry that matches no
+// scenario: the nearest id, or for a pattern the nearest start of one
+// (its file, "x.feature: ", or as much of an id as the pattern holds).
+func suggestScenario(entry string, suite []string) string {
+	prefix, pattern := strings.CutSuffix(entry, "*")
+	if !pattern {
+		return suggest.Hint(entry, suite)
+	}
+	var starts []string
+	for _, id := range suite {
+		if file, _, ok := strings.Cut(id, ": "); ok && !slices.Contains(starts, file+": ") {
+			starts = append(starts, file+": ")
+		}
+		if s := id[:min(len(prefix), len(id))]; !slices.Contains(starts, s) {
+			starts = append(starts, s)
+		}
+	}
+	if best, ok := suggest.Nearest(prefix, starts); ok {
+		return fmt.Sprintf(" (did you mean %q?)", best+"*")
+	}
+	return ""
+}
+
 func (o *Outcome) classify(entries []Entry, scenario, check string, v report.Verdict) {
 	for _, e := range entries {
 		if e.matches(scenario) && (e.Check == "" || e.Check == check) {
@@ -311,4 +368,76 @@ func (o *Outcome) classify(entries []Entry, scenario, check string, v report.Ver
 		}
 	}
 	o.Unexpected = append(o.Unexpected, Hit{Scenario: scenario, Check: check, Verdict: v})
+}
+
+// FromRun is a first baseline for a run: an entry for every failure that
+// would fail it (a MUST check's fail, a scenario's error or timeout), each
+// with an empty reason for its author to write (the file does not load
+// until every reason is written), and the failure's step and message as
+// a comment beside it.
+func FromRun(run *report.Run) []byte {
+	hits := Apply(nil, run).Unexpected
+	byID := map[string]report.Scenario{}
+	for _, s := range run.Scenarios {
+		byID[s.ID] = s
+	}
+	list := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, h := range hits {
+		entry := &yaml.Node{Kind: yaml.MappingNode}
+		add := func(k, v string) *yaml.Node {
+			val := &yaml.Node{Kind: yaml.ScalarNode, Value: v}
+			if v == "" {
+				val.Style = yaml.DoubleQuotedStyle
+			}
+			entry.Content = append(entry.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, val)
+			return val
+		}
+		add("scenario", h.Scenario).Style = yaml.DoubleQuotedStyle
+		if h.Check != "" {
+			add("check", h.Check)
+		}
+		reason := add("reason", "")
+		s := byID[h.Scenario]
+		what := string(h.Verdict)
+		if h.Check != "" {
+			what = h.Check + " " + what
+		}
+		if s.FailedStep != "" {
+			what += " at: " + s.FailedStep
+		}
+		if s.Message != "" {
+			what += "; why: " + s.Message
+		}
+		reason.LineComment = clip(strings.Join(strings.Fields(what), " "), 240)
+		list.Content = append(list.Content, entry)
+	}
+	target := run.Target
+	if target == "" {
+		target = "the target"
+	}
+	root := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "expectedFailures", HeadComment: fmt.Sprintf(
+			"Expected failures of %s: %d, from the run of %s.\n"+
+				"Write each reason: why the failure is expected, traced to the\n"+
+				"implementation's source (file and line), and the issue that tracks it.\n"+
+				"The file does not load until every reason is written. An entry whose\n"+
+				"scenario passes later is stale and fails the run: delete it then.", target, len(hits), run.Started.UTC().Format("2006-01-02 15:04 UTC"))},
+		list,
+	}}
+	if len(hits) == 0 {
+		list.Style = yaml.FlowStyle
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	_ = enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}) // a tree of strings always encodes
+	_ = enc.Close()
+	return b.Bytes()
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }

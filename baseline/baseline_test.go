@@ -115,3 +115,77 @@ func TestApplySuiteFindsUnknownEntries(t *testing.T) {
 		t.Error("a baseline with an unknown entry is OK")
 	}
 }
+
+// A first baseline from a run lists every failure that fails it (a MUST
+// check's fail, an error or timeout: not a warning), each with an empty
+// reason and what failed beside it; it does not load until the reasons
+// are written, and then holds the run.
+func TestFromRun(t *testing.T) {
+	r := run()
+	r.Scenarios[0].FailedStep = `"call_1" has run 1 time`
+	r.Scenarios[0].Message = "it ran 0 times\nafter the turn"
+	data := FromRun(r)
+	text := string(data)
+	for _, want := range []string{
+		`- scenario: "a.feature: one (stream)"`, "check: PRE-01", "check: PRE-08", `- scenario: "c.feature: four"`,
+		`reason: "" # PRE-01 fail at: "call_1" has run 1 time; why: it ran 0 times after the turn`,
+		"The file does not load until every reason is written.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the baseline lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "WIRE-04") || strings.Contains(text, "a.feature: two") {
+		t.Errorf("a warning or a pass is listed:\n%s", text)
+	}
+	if _, err := Parse("init.yaml", data); err == nil || !strings.Contains(err.Error(), "reason: say why") {
+		t.Errorf("a baseline whose reasons are not written loads: %v", err)
+	}
+	filled := strings.ReplaceAll(text, `reason: ""`, `reason: "traced: sdk.go:12"`)
+	f, err := Parse("init.yaml", []byte(filled))
+	if err != nil {
+		t.Fatalf("with its reasons written: %v\n%s", err, filled)
+	}
+	if len(f.Entries) != 3 {
+		t.Errorf("%d entries, want 3", len(f.Entries))
+	}
+	if o := Apply(f, r); !o.OK() || len(o.Expected) != 3 {
+		t.Errorf("the baseline does not hold the run it came from: %+v", o)
+	}
+	empty := FromRun(&report.Run{})
+	if f, err := Parse("empty.yaml", empty); err != nil || len(f.Entries) != 0 {
+		t.Errorf("a run with no failure: %v %q", err, empty)
+	}
+}
+
+// CheckSuite names every entry that matches no scenario of the suite, by
+// its line, with the id it most likely meant.
+func TestCheckSuite(t *testing.T) {
+	f, err := Parse("base.yaml", []byte(`expectedFailures:
+  - scenario: "a.feature: one (steam)"
+    reason: a typo
+  - scenario: "a.featur: *"
+    reason: a typo in a pattern
+  - scenario: "a.feature: two"
+    reason: fine
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite := []string{"a.feature: one (stream)", "a.feature: one (generate)", "a.feature: two"}
+	err = f.CheckSuite(suite)
+	if err == nil {
+		t.Fatal("misspelled entries pass")
+	}
+	for _, want := range []string{`base.yaml:2: "a.feature: one (steam)" names no scenario of the suite (did you mean "a.feature: one (stream)"?)`, `base.yaml:4: "a.featur: *" names no scenario of the suite (did you mean "a.feature: *"?)`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "base.yaml:6") {
+		t.Errorf("a sound entry is named:\n%v", err)
+	}
+	if err := (&File{}).CheckSuite(suite); err != nil {
+		t.Errorf("an empty baseline: %v", err)
+	}
+}

@@ -383,10 +383,12 @@ func action(conv *transcript.Conversation, t transcript.Turn) turn {
 			tt.comments = append(tt.comments, fmt.Sprintf("The transcript does not show the answer to %s: an approval is assumed (deny it to replay a denial).", a.Call))
 		}
 	}
+	if len(t.Answers) > 0 {
+		tt.then = quotable(t.Then) // the user's text after the answers, in the same request
+	}
 	switch {
 	case len(t.Answers) == 1 && t.Answers[0].Approve:
 		tt.approve, tt.reason = []string{t.Answers[0].Call}, quotable(t.Answers[0].Reason)
-		tt.then = quotable(t.Then)
 	case len(t.Answers) == 1:
 		tt.deny, tt.reason = []string{t.Answers[0].Call}, quotable(t.Answers[0].Reason)
 	case len(t.Answers) > 1:
@@ -402,9 +404,6 @@ func action(conv *transcript.Conversation, t transcript.Turn) turn {
 	}
 	if len(t.Answers) > 0 && t.Say != "" {
 		tt.comments = append(tt.comments, fmt.Sprintf("The user also said %q in this request; a scenario turn takes one action.", t.Say))
-	}
-	if t.Then != "" && tt.then == "" {
-		tt.comments = append(tt.comments, fmt.Sprintf("The user also said %q after the answers; a scenario sends text after one approval only.", t.Then))
 	}
 	if s := quotable(t.Say); s != t.Say || quotable(t.Then) != t.Then {
 		tt.comments = append(tt.comments, "Double quotes and line breaks of the user's text are replaced (the text goes into a step's quotes).")
@@ -606,6 +605,7 @@ func expectations(p *plan, conv *transcript.Conversation, f lint.Finding, ti, ri
 	case lint.KindOrphanApproval:
 		if len(t.approve) == 1 {
 			t.orphan, t.approve = &orphan{call: t.approve[0], approvalID: f.IDs[0]}, nil
+			dropThen(t, "orphan")
 			addTurnChecked(t, "atMostOnce", t.orphan.call, "PRE-04") // the stray answer makes nothing else run
 			addTurnChecked(t, "ran", t.orphan.call, "PRE-14")
 		} else {
@@ -614,14 +614,25 @@ func expectations(p *plan, conv *transcript.Conversation, f lint.Finding, ti, ri
 	case lint.KindDuplicateApproval:
 		if len(t.approve) == 1 && t.approve[0] == f.IDs[0] {
 			t.approveTwice, t.approve = f.IDs[0], nil
+			dropThen(t, "approveTwice")
 			addTurnChecked(t, "resolvedOnce", f.IDs[0], "PRE-11")
 		}
 	case lint.KindConflictingApproval:
 		id := f.IDs[0]
 		if (len(t.approve) == 1 && t.approve[0] == id) || (len(t.deny) == 1 && t.deny[0] == id) {
-			t.conflict, t.approve, t.deny, t.reason, t.then = id, nil, nil, "", ""
+			dropThen(t, "conflict")
+			t.conflict, t.approve, t.deny, t.reason = id, nil, nil, ""
 			addTurnChecked(t, "resolvedOnce", id, "PRE-11")
 		}
+	}
+}
+
+// dropThen notes, in a turn whose action became one that sends no text
+// after its answers, the text the user sent after them.
+func dropThen(t *turn, action string) {
+	if t.then != "" {
+		t.comments = append(t.comments, fmt.Sprintf("The user also said %q after the answers; %s sends no text after them.", t.then, action))
+		t.then = ""
 	}
 }
 

@@ -123,7 +123,7 @@ func (t turn) node() *yaml.Node {
 	if t.reason != "" && (len(t.approve) > 0 || len(t.deny) > 0) {
 		set(n, "reason", str(t.reason))
 	}
-	if t.then != "" && len(t.approve) == 1 {
+	if t.then != "" && len(t.approve)+len(t.deny)+len(t.answers) > 0 {
 		set(n, "then", str(t.then))
 	}
 	if len(t.expect) > 0 {

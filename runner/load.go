@@ -205,35 +205,61 @@ func isYAML(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-// build reads, compiles, lints, parses and prepares the suite.
+// build reads, compiles, lints, parses and prepares the suite. A
+// directory of YAML scenarios whose files do not load gives every bad
+// file's error at once (scenario.Errors), not the first; an extra
+// directory with no scenario is an error.
 func build(src sources) (*suite, error) {
 	st := &suite{fsys: src.fsys, paths: src.paths}
 	var compiled []suiteFile
+	var bad scenario.Errors
 	seen := map[string]bool{}
 	for i, sfs := range src.dirs {
-		named := func(err error) error {
-			var serr *scenario.Error
-			if j := i - src.builtIn; j >= 0 && j < len(src.extraNames) && errors.As(err, &serr) {
-				serr.File = filepath.Join(src.extraNames[j], filepath.FromSlash(serr.File))
+		j := i - src.builtIn
+		extra := j >= 0 && j < len(src.extraNames)
+		named := func(e *scenario.Error) *scenario.Error {
+			if extra {
+				e.File = filepath.Join(src.extraNames[j], filepath.FromSlash(e.File))
 			}
-			return err
+			return e
 		}
 		files, err := scenario.LoadFS(sfs, ".")
-		if err != nil {
-			return nil, named(err)
+		var errs scenario.Errors
+		var one *scenario.Error
+		switch {
+		case errors.As(err, &errs):
+			for _, e := range errs {
+				bad = append(bad, named(e))
+			}
+			continue
+		case errors.As(err, &one):
+			bad = append(bad, named(one))
+			continue
+		case err != nil:
+			return nil, err
+		}
+		if extra && len(files) == 0 {
+			bad = append(bad, &scenario.Error{File: src.extraNames[j], Msg: "holds no YAML scenario (a *.yaml or *.yml file, at any depth)"})
+			continue
 		}
 		for _, f := range files {
 			text, err := scenario.Compile(f)
 			if err != nil {
-				return nil, named(err)
+				if errors.As(err, &one) {
+					bad = append(bad, named(one))
+					continue
+				}
+				return nil, err
 			}
 			doc, errs := parseAndLint(f.Path, []byte(text))
 			if len(errs) > 0 {
-				return nil, named(fmt.Errorf("%s compiles to a scenario that fails the lint (conformance scenario show %s): %v", f.Path, f.Path, errs[0]))
+				bad = append(bad, named(&scenario.Error{File: f.Path, Msg: fmt.Sprintf("compiles to a scenario that fails the lint (conformance scenario show %s): %v", f.Path, errs[0])}))
+				continue
 			}
 			contents, err := st.forGodog(doc, text)
 			if err != nil {
-				return nil, named(err)
+				bad = append(bad, named(&scenario.Error{File: f.Path, Msg: err.Error()}))
+				continue
 			}
 			st.contents = append(st.contents, godog.Feature{Name: f.Path, Contents: contents})
 			if seen[f.Path] { // godog runs a file once
@@ -242,6 +268,12 @@ func build(src sources) (*suite, error) {
 			seen[f.Path] = true
 			compiled = append(compiled, prepare(doc.URI, doc.Pickles))
 		}
+	}
+	if len(bad) == 1 {
+		return nil, bad[0]
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("%d scenario files do not load:\n%w", len(bad), bad)
 	}
 	feats, err := readFeatures(src.fsys, src.paths)
 	if err != nil {

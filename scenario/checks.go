@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/internal/suggest"
 )
 
 // Which check each expectation asserts: the natural check of a field, the
@@ -99,7 +100,7 @@ func (c *compiler) resolve(s *scope, field, item, own, natural string) (string, 
 func (c *compiler) known(line int, field, id string) error {
 	ch, ok := checks.Lookup(id)
 	if !ok {
-		return c.failAt(line, field, "unknown check %q (see conformance checks)", id)
+		return c.failAt(line, field, "unknown check %q%s (see conformance checks)", id, suggest.Hint(id, checkIDs()))
 	}
 	if ch.Role != checks.Agent {
 		return c.failAt(line, field, "%s is a %s check; YAML scenarios drive the agent role", id, ch.Role)

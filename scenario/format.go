@@ -20,6 +20,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/approval-conformance-kit/ack/internal/suggest"
 )
 
 // File is one scenario file.
@@ -449,7 +451,11 @@ func checkKeys(n *yaml.Node, t reflect.Type, path string) error {
 				if hint, gone := removedFields[key.Value]; gone {
 					return &fieldError{line: key.Line, field: field, msg: hint}
 				}
-				return &fieldError{line: key.Line, field: field, msg: "unknown field (allowed: " + strings.Join(names, ", ") + ")"}
+				msg := "unknown field"
+				if best, ok := suggest.Nearest(key.Value, names); ok {
+					msg += fmt.Sprintf(" (did you mean %s?)", best)
+				}
+				return &fieldError{line: key.Line, field: field, msg: msg + " (allowed: " + strings.Join(names, ", ") + ")"}
 			}
 			if err := checkKeys(val, f.Type, field); err != nil {
 				var fe *fieldError

@@ -15,8 +15,18 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/approval-conformance-kit/ack/checks"
+	"github.com/approval-conformance-kit/ack/internal/suggest"
 	"github.com/approval-conformance-kit/ack/model"
 )
+
+// checkIDs are the catalogue's check ids.
+func checkIDs() []string {
+	var ids []string
+	for _, c := range checks.All() {
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
 
 // Error is a loading error: the file, the line (0 if unknown), the field
 // and what is wrong.
@@ -40,6 +50,28 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(e.Msg)
 	return b.String()
+}
+
+// Errors are the loading errors of several files, at most one per file,
+// in the files' order: a directory's every bad file is named at once.
+type Errors []*Error
+
+// Error implements error: one error a line.
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap gives the errors, for errors.Is and errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
 }
 
 // fieldError is an error found while walking the YAML, before the file name
@@ -101,7 +133,8 @@ func Parse(file string, data []byte) (*File, error) {
 }
 
 // LoadFS reads every *.yaml and *.yml file under dir in fsys, sorted by
-// path. Scenario ids must be unique.
+// path. Scenario ids must be unique. When files do not load, the error is
+// Errors: every bad file, each with its first error.
 func LoadFS(fsys fs.FS, dir string) ([]*File, error) {
 	var paths []string
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
@@ -118,21 +151,32 @@ func LoadFS(fsys fs.FS, dir string) ([]*File, error) {
 	}
 	sort.Strings(paths)
 	var files []*File
+	var errs Errors
 	ids := map[string]string{}
 	for _, p := range paths {
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return nil, fmt.Errorf("scenarios: %w", err)
+			errs = append(errs, &Error{File: p, Msg: err.Error()})
+			continue
 		}
 		f, err := Parse(p, data)
 		if err != nil {
-			return nil, err
+			var e *Error
+			if !errors.As(err, &e) {
+				e = &Error{File: p, Msg: err.Error()}
+			}
+			errs = append(errs, e)
+			continue
 		}
 		if other, dup := ids[f.ID]; dup {
-			return nil, &Error{File: p, Line: f.line, Field: "id", Msg: fmt.Sprintf("the id %q is also used by %s", f.ID, other)}
+			errs = append(errs, &Error{File: p, Line: f.line, Field: "id", Msg: fmt.Sprintf("the id %q is also used by %s", f.ID, other)})
+			continue
 		}
 		ids[f.ID] = p
 		files = append(files, f)
+	}
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	return files, nil
 }
@@ -156,7 +200,7 @@ func (f *File) validate() error {
 	}
 	for _, c := range f.Checks {
 		if ch, ok := checks.Lookup(c); !ok {
-			return fail(f.line, "checks", "unknown check %q (see conformance checks)", c)
+			return fail(f.line, "checks", "unknown check %q%s (see conformance checks)", c, suggest.Hint(c, checkIDs()))
 		} else if ch.Role != checks.Agent {
 			return fail(f.line, "checks", "%s is a %s check; YAML scenarios drive the agent role", c, ch.Role)
 		}
@@ -296,8 +340,14 @@ func (f *File) validate() error {
 				return fail(t.line, field+".approveWithResult", "give the call and its output (an object)")
 			}
 		}
-		if (t.Note != "" || t.Then != "") && len(t.Approve) != 1 {
-			return fail(t.line, field, "note and then go with the approval of exactly one call")
+		if t.Note != "" && (len(t.Approve) != 1 || len(t.Deny)+len(t.Answers) > 0) {
+			return fail(t.line, field, "note goes with the approval of exactly one call")
+		}
+		if t.Note != "" && t.Then != "" {
+			return fail(t.line, field, "note and then do not go together: note comes before the answer, then after it")
+		}
+		if t.Then != "" && len(t.Approve)+len(t.Deny)+len(t.Answers) == 0 {
+			return fail(t.line, field+".then", "then is text sent after the answers: it goes with approve, deny or answers")
 		}
 		if t.Reason != "" && len(t.Approve)+len(t.Deny) == 0 {
 			return fail(t.line, field+".reason", "a reason goes with approve or deny")

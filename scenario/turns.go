@@ -261,24 +261,26 @@ func (c *compiler) action(t *Turn, field string) error {
 			return err
 		}
 		c.step("When", "the user says "+s)
-	case t.Note != "" || t.Then != "":
+	case t.Note != "":
 		call, err := q("approve", t.Approve[0])
 		if err != nil {
 			return err
 		}
-		if t.Note != "" {
-			note, err := q("note", t.Note)
-			if err != nil {
-				return err
-			}
-			c.step("When", "the user approves "+call+" after an assistant note "+note)
-		} else {
-			then, err := q("then", t.Then)
-			if err != nil {
-				return err
-			}
-			c.step("When", "the user approves "+call+" and adds "+then)
+		note, err := q("note", t.Note)
+		if err != nil {
+			return err
 		}
+		c.step("When", "the user approves "+call+" after an assistant note "+note)
+	case t.Then != "" && len(t.Approve) == 1 && len(t.Deny)+len(t.Answers) == 0 && t.Reason == "":
+		call, err := q("approve", t.Approve[0])
+		if err != nil {
+			return err
+		}
+		then, err := q("then", t.Then)
+		if err != nil {
+			return err
+		}
+		c.step("When", "the user approves "+call+" and adds "+then)
 	case len(t.Approve) > 0 || len(t.Deny) > 0 || len(t.Answers) > 0:
 		type row struct{ call, tool, answer, reason string }
 		var rows []row
@@ -298,7 +300,15 @@ func (c *compiler) action(t *Turn, field string) error {
 		for _, a := range t.Answers {
 			add(a.Call, answerWord(a.Approve), a.Reason)
 		}
-		c.step("When", "the user answers:")
+		if t.Then != "" {
+			then, err := q("then", t.Then)
+			if err != nil {
+				return err
+			}
+			c.step("When", "the user answers and adds "+then+":")
+		} else {
+			c.step("When", "the user answers:")
+		}
 		c.b.WriteString("      | call | tool | answer | reason |\n")
 		for _, r := range rows {
 			if err := c.cells(field, r.call, r.tool, r.reason); err != nil {

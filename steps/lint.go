@@ -209,7 +209,7 @@ func lintPickle(uri string, p *messages.Pickle, lines map[string]int) []LintErro
 				fail("%q answers %s before any assertion that the client showed its approval request", st.Text, m[1])
 			}
 		}
-		if st.Argument != nil && st.Argument.DataTable != nil && (st.Text == "the user answers:" || st.Text == "the user answers in two messages:") {
+		if st.Argument != nil && st.Argument.DataTable != nil && (st.Text == "the user answers:" || st.Text == "the user answers in two messages:" || strings.HasPrefix(st.Text, "the user answers and adds ")) {
 			rows := st.Argument.DataTable.Rows
 			col := -1
 			if len(rows) > 0 {

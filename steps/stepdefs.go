@@ -156,6 +156,7 @@ func definitions(world func() *world) []stepDef {
 	sends(checks.OutOfContractTag, `the user approves "([^"]+)" and sends its result (\{.*\}) in the same message`, u.approvesWithResult)
 	sends(checks.OutOfContractTag, `the user sends the result (\{.*\}) of "([^"]+)" and then its approval in another message`, u.resultThenApproval)
 	sends("@answers-not-last", `the user approves "([^"]+)" and adds "([^"]*)"`, u.approvesAndAdds)
+	sends("@answers-not-last", `the user answers and adds "([^"]*)":`, u.answersTableAndAdds)
 	sends(checks.OutOfContractTag, `the user re-sends the approval for "([^"]+)"`, u.resends)
 	sends(checks.OutOfContractTag, `the same request is sent again`, u.replay)
 	sends(checks.OutOfContractTag, `the user sends a malformed approval for "([^"]+)": (.+)`, u.malformed)

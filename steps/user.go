@@ -62,9 +62,28 @@ func (u *user) answers(ctx context.Context, verb, ids, reason string) error {
 }
 
 func (u *user) answersTable(ctx context.Context, table *godog.Table) error {
-	rows, err := tableRows(table, "answer")
+	parts, err := u.answerParts(table)
 	if err != nil {
 		return err
+	}
+	return u.world().send(ctx, toolMessage(parts...))
+}
+
+// answersTableAndAdds answers as answersTable does, and sends the user's
+// text after the answers in the same request.
+func (u *user) answersTableAndAdds(ctx context.Context, text string, table *godog.Table) error {
+	parts, err := u.answerParts(table)
+	if err != nil {
+		return err
+	}
+	return u.world().send(ctx, toolMessage(parts...), model.UserText(text))
+}
+
+// answerParts are the approval responses a table of answers gives.
+func (u *user) answerParts(table *godog.Table) ([]model.Part, error) {
+	rows, err := tableRows(table, "answer")
+	if err != nil {
+		return nil, err
 	}
 	var parts []model.Part
 	for i, r := range rows {
@@ -74,7 +93,7 @@ func (u *user) answersTable(ctx context.Context, table *godog.Table) error {
 			approved = true
 		case "deny", "denied", "no":
 		default:
-			return fmt.Errorf("row %d: answer %q is neither approve nor deny", i+1, r["answer"])
+			return nil, fmt.Errorf("row %d: answer %q is neither approve nor deny", i+1, r["answer"])
 		}
 		var calls []string
 		switch {
@@ -83,21 +102,21 @@ func (u *user) answersTable(ctx context.Context, table *godog.Table) error {
 		case r["tool"] != "":
 			calls = u.pendingCallsTo(r["tool"])
 			if len(calls) == 0 {
-				return fmt.Errorf("row %d: no call to %q waits for approval", i+1, r["tool"])
+				return nil, fmt.Errorf("row %d: no call to %q waits for approval", i+1, r["tool"])
 			}
 		default:
-			return fmt.Errorf("row %d: name a call or a tool", i+1)
+			return nil, fmt.Errorf("row %d: name a call or a tool", i+1)
 		}
 		for _, call := range calls {
 			p, err := u.response(call, approved, r["reason"])
 			if err != nil {
-				return fmt.Errorf("row %d: %w", i+1, err)
+				return nil, fmt.Errorf("row %d: %w", i+1, err)
 			}
 			parts = append(parts, p)
 		}
 	}
 	u.markRepeated(parts)
-	return u.world().send(ctx, toolMessage(parts...))
+	return parts, nil
 }
 
 // markRepeated marks the input out-of-contract when one message answers

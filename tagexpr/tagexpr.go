@@ -60,6 +60,31 @@ func (e *Expr) Match(tags []string) bool { return e.root.eval(tags) }
 // String returns the expression as it was written.
 func (e *Expr) String() string { return e.src }
 
+// Tags lists the tags the expression names (each with its "@"), in the
+// order it names them first.
+func (e *Expr) Tags() []string {
+	var out []string
+	var walk func(node)
+	walk = func(n node) {
+		switch n := n.(type) {
+		case tagNode:
+			if !slices.Contains(out, string(n)) {
+				out = append(out, string(n))
+			}
+		case notNode:
+			walk(n.x)
+		case andNode:
+			walk(n.l)
+			walk(n.r)
+		case orNode:
+			walk(n.l)
+			walk(n.r)
+		}
+	}
+	walk(e.root)
+	return out
+}
+
 // Error is a malformed expression: what is wrong, and at which column
 // (1-based, in runes; 0 for the end).
 type Error struct {

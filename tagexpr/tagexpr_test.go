@@ -1,6 +1,7 @@
 package tagexpr
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,6 +122,24 @@ func TestLegacyMeansTheSame(t *testing.T) {
 	if e, _ := Parse(""); e != nil {
 		if s, ok := e.Legacy(); !ok || s != "" {
 			t.Errorf("the empty expression: %q, %v", s, ok)
+		}
+	}
+}
+
+// Tags lists the tags an expression names, once each, in order.
+func TestTagsNamed(t *testing.T) {
+	for src, want := range map[string][]string{
+		"":                            nil,
+		"@PRE-01":                     {"@PRE-01"},
+		"not (@a or @b) and @a":       {"@a", "@b"},
+		"~@should,@REQ-01 && @REQ-02": {"@should", "@REQ-01", "@REQ-02"},
+	} {
+		e, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Tags(); !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", src, got, want)
 		}
 	}
 }

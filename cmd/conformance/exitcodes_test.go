@@ -271,3 +271,164 @@ func flagDefault(help, flag string) string {
 	}
 	return m[1]
 }
+
+// certify-lib.sh around an adapter's install and start: the adapter's
+// output after its URL is drained into the log (a coprocess's descriptor
+// read in a subshell printed "Bad file descriptor" and drained nothing);
+// an install that is current is not done again, and is when what it
+// depends on changes or CERTIFY_REINSTALL=1 says so; a mistake in the
+// conformance flags (a baseline that does not exist, a misspelled entry)
+// is found before the install and the start, and exits 2.
+func TestCertifyStepsDrainTheAdapterAndSkipACurrentInstall(t *testing.T) {
+	dir := t.TempDir()
+	lib := filepath.Join(repoRoot(t), "adapters", "certify-lib.sh")
+	installs := filepath.Join(dir, "installs")
+	text := `set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+certify_name=fake-certify.sh certify_sdk=fake certify_example=1.0
+source "` + lib + `"
+certify_install() { echo "$1" >>"` + installs + `"; mkdir -p "$here/versions/$1/node_modules"; }
+certify_adapter() {
+	shift
+	echo "adapter noise" >&2
+	# The adapter's stdout: its URL, then more (drained into the log).
+	exec > >(IFS= read -r url; echo "$url"; echo "adapter stdout after its URL"; exec cat)
+	exec "$CONFORMANCE" serve "$@"
+}
+certify_main "$@"
+`
+	for name, data := range map[string]string{
+		"fake-certify.sh":                text,
+		"install.sh":                     "# installs\n",
+		"src/sdk.mjs":                    "export {}\n",
+		"versions/1.0/package-lock.json": `{"lockfileVersion": 3}` + "\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := filepath.Join(dir, "certify.log")
+	run := func(env []string, args ...string) (int, string, string) {
+		t.Helper()
+		if err := os.WriteFile(log, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bash", append([]string{filepath.Join(dir, "fake-certify.sh")}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), "ACK_RUN_MAIN=1", "CONFORMANCE="+os.Args[0], "CERTIFY_LOG="+log), env...)
+		return exitOf(t, cmd)
+	}
+	count := func() int {
+		data, _ := os.ReadFile(installs)
+		return strings.Count(string(data), "\n")
+	}
+	logged := func() string {
+		data, _ := os.ReadFile(log)
+		return string(data)
+	}
+	pass := []string{"1.0", "--", "--tags", "@PRE-01"}
+
+	code, out, errOut := run(nil, pass...)
+	if code != exitOK || count() != 1 {
+		t.Fatalf("first run: exit %d, %d installs\n%s%s", code, count(), out, errOut)
+	}
+	if strings.Contains(errOut, "Bad file descriptor") {
+		t.Errorf("the drain of the adapter's output failed:\n%s", errOut)
+	}
+	if !strings.Contains(logged(), "adapter stdout after its URL") {
+		t.Errorf("the adapter's output after its URL is not in the log:\n%s", logged())
+	}
+	if code, out, errOut := run(nil, pass...); code != exitOK || count() != 1 || !strings.Contains(logged(), "is installed and current") {
+		t.Errorf("a current install: exit %d, %d installs (want 1)\n%s%s%s", code, count(), out, errOut, logged())
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src", "sdk.mjs"), []byte("export const x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run(nil, pass...); code != exitOK || count() != 2 {
+		t.Errorf("after src/ changed: exit %d, %d installs (want 2)\n%s%s", code, count(), out, errOut)
+	}
+	if code, out, errOut := run([]string{"CERTIFY_REINSTALL=1"}, pass...); code != exitOK || count() != 3 {
+		t.Errorf("CERTIFY_REINSTALL=1: exit %d, %d installs (want 3)\n%s%s", code, count(), out, errOut)
+	}
+
+	misspelled := filepath.Join(dir, "misspelled.yaml")
+	if err := os.WriteFile(misspelled, []byte("expectedFailures:\n  - scenario: \"pre_resolution.featur: *\"\n    reason: a typo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ file, want string }{
+		"a baseline that does not exist": {filepath.Join(dir, "nope.yaml"), "nope.yaml"},
+		"a misspelled entry":             {misspelled, `did you mean "pre_resolution.feature: *"?`},
+	} {
+		code, out, errOut := run(nil, "1.0", "--", "--tags", "@PRE-01", "--expected-failures", c.file)
+		if code != exitHarness || count() != 3 || strings.Contains(logged(), "adapter noise") || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "nothing was installed or started") {
+			t.Errorf("%s: exit %d (want 2), %d installs (want 3), log %q\n%s%s", name, code, count(), logged(), out, errOut)
+		}
+	}
+}
+
+// Every adapter's repro/run.sh finds its script by its name or by the path
+// FINDINGS.md writes (repro/X.mjs, adapters/<sdk>/repro/X.mjs), and keeps
+// exit 1 for a reproduced defect: a usage error (no arguments, a script
+// that is not there) is 2. The SDK here is a stand-in whose node exits 1,
+// as a script does when its defect shows.
+func TestReproScriptsFindTheirScript(t *testing.T) {
+	scripts, err := filepath.Glob(filepath.Join(repoRoot(t), "adapters", "*", "repro", "run.sh"))
+	if err != nil || len(scripts) < 3 {
+		t.Fatalf("repro/run.sh scripts: %v %v", scripts, err)
+	}
+	for _, runSh := range scripts {
+		sdkName := filepath.Base(filepath.Dir(filepath.Dir(runSh)))
+		t.Run(sdkName, func(t *testing.T) {
+			// The adapter's repro folder, copied beside a stand-in version
+			// whose node_modules holds every package the scripts look for.
+			root := t.TempDir()
+			repro := filepath.Join(root, "adapters", sdkName, "repro")
+			if err := os.CopyFS(repro, os.DirFS(filepath.Dir(runSh))); err != nil {
+				t.Fatal(err)
+			}
+			sdk := filepath.Join(root, "adapters", sdkName, "versions", "9.9.9")
+			for _, p := range []string{"ai", "effect", "@mastra/core", "@openai/agents", ".bin"} {
+				if err := os.MkdirAll(filepath.Join(sdk, "node_modules", p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			node := "#!/bin/sh\necho \"ran $(basename \"$1\")\"\nexit 1\n"
+			if err := os.WriteFile(filepath.Join(sdk, "node_modules", ".bin", "node"), []byte(node), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(sdk, "sdk.mjs"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			mjs, _ := filepath.Glob(filepath.Join(repro, "*.mjs"))
+			var name string
+			for _, m := range mjs {
+				if b := filepath.Base(m); !strings.HasPrefix(b, "lib") {
+					name = b
+					break
+				}
+			}
+			if name == "" {
+				t.Fatal("no reproduction script")
+			}
+			run := func(args ...string) (int, string, string) {
+				cmd := exec.Command("bash", append([]string{filepath.Join(repro, "run.sh")}, args...)...)
+				cmd.Dir = root
+				return exitOf(t, cmd)
+			}
+			for _, path := range []string{name, "repro/" + name, "adapters/" + sdkName + "/repro/" + name} {
+				if code, out, errOut := run("9.9.9", path); code != 1 || !strings.Contains(out, "ran "+name) {
+					t.Errorf("run.sh 9.9.9 %s: exit %d, want 1 (the defect shows)\n%s%s", path, code, out, errOut)
+				}
+			}
+			for _, args := range [][]string{nil, {"9.9.9"}, {"9.9.9", "repro/no-such-script.mjs"}} {
+				if code, out, errOut := run(args...); code != exitHarness {
+					t.Errorf("run.sh %v: exit %d, want 2 (a usage error, not a reproduced defect)\n%s%s", args, code, out, errOut)
+				}
+			}
+		})
+	}
+}

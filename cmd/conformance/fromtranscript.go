@@ -48,11 +48,11 @@ func cmdFromTranscript(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	res, err := lint.Read(strings.NewReader(string(data)), lint.Options{Format: in, Profile: p})
 	if err != nil {
-		return exitHarness, fmt.Errorf("%s: %w", name, err)
+		return exitHarness, placed(name, err)
 	}
 	convs, err := transcript.ReadConversations(strings.NewReader(string(data)), transcript.Options{Format: in, Profile: p})
 	if err != nil {
-		return exitHarness, fmt.Errorf("%s: %w", name, err)
+		return exitHarness, placed(name, err)
 	}
 	var src *regression.Source
 	for _, c := range convs {
@@ -99,7 +99,8 @@ func cmdFromTranscript(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := os.WriteFile(path, yaml, 0o644); err != nil {
 		return exitHarness, err
 	}
-	fmt.Fprintf(stdout, "%s: written (run it: conformance run --scenarios %s)\n", path, filepath.Dir(path))
+	dir := filepath.Dir(path)
+	fmt.Fprintf(stdout, "%s: written\n  run it against your target: conformance run --target URL --scenarios %s --tags @regression\n  against the reference:      conformance run --reference --scenarios %s --tags @regression\n", path, dir, dir)
 	return exitOK, nil
 }
 
@@ -131,4 +132,31 @@ func scenarioIDOf(yaml []byte) string {
 		}
 	}
 	return "regression"
+}
+
+// placed names a transcript that cannot be read as lint does: the file,
+// the line and the column of the value at fault ("file:6:3: ..."), not its
+// byte offset.
+func placed(name string, err error) error {
+	var te *transcript.Error
+	if !errors.As(err, &te) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	f, oerr := os.Open(name)
+	if oerr != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	defer f.Close()
+	pos, _ := transcript.Locate(f, []int64{te.Offset})
+	var at string
+	if p := pos[te.Offset]; p.Line > 0 {
+		at = fmt.Sprintf("%s:%d:%d", name, p.Line, p.Column)
+	} else {
+		at = fmt.Sprintf("%s: byte %d", name, te.Offset)
+	}
+	msg := te.Msg
+	if te.Field != "" && !strings.HasPrefix(msg, te.Field) {
+		msg = te.Field + ": " + msg
+	}
+	return fmt.Errorf("%s: cannot read: %s", at, msg)
 }

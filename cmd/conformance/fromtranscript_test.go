@@ -120,3 +120,69 @@ func TestFromTranscriptLongMessage(t *testing.T) {
 		t.Fatalf("run: exit %d\n%s%s", code, stdout, errOut)
 	}
 }
+
+// The user's text after a denial, in the same request, stays in the
+// regression scenario (replay sends it too), and the written scenario
+// says how to run it, target and all.
+func TestFromTranscriptKeepsFollowUpText(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(lintData + "canonical/broken-approved-never-run.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	denied := strings.Replace(string(data), `"approved": true`, `"approved": false, "reason": "not that one"`, 1)
+	if denied == string(data) {
+		t.Fatal("the transcript has no approval to turn into a denial")
+	}
+	src := filepath.Join(dir, "denied.json")
+	if err := os.WriteFile(src, []byte(denied), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "scenarios")
+	code, stdout, errOut := runCLI("scenario", "from-transcript", src, "--id", "denied-then", "--out", out)
+	if code != exitOK || !strings.Contains(stdout, "conformance run --target URL --scenarios "+out) || !strings.Contains(stdout, "conformance run --reference --scenarios "+out) {
+		t.Fatalf("from-transcript: exit %d\n%s%s", code, stdout, errOut)
+	}
+	path := filepath.Join(out, "denied-then.yaml")
+	yaml, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(yaml), "deny: [call_1]") || !strings.Contains(string(yaml), "then: did it work?") {
+		t.Fatalf("the user's text after the denial is lost:\n%s", yaml)
+	}
+	if code, stdout, errOut := runCLI("scenario", "show", path); code != exitOK || !strings.Contains(stdout, `the user answers and adds "did it work?":`) {
+		t.Fatalf("scenario show: exit %d\n%s%s", code, stdout, errOut)
+	}
+	if code, stdout, errOut := runCLI("run", "--reference", "--scenarios", out, "--tags", "@regression"); code != exitOK {
+		t.Fatalf("on the reference: exit %d\n%s%s", code, stdout, errOut)
+	}
+}
+
+// A transcript that cannot be read is placed the same way by lint,
+// from-transcript and replay: file, line and column.
+func TestUnreadableTranscriptIsPlacedAlike(t *testing.T) {
+	data, err := os.ReadFile(lintData + "canonical/broken-denied-no-result.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "cut.json")
+	if err := os.WriteFile(src, data[:195], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, errOut := runCLI("lint", src)
+	i := strings.Index(out+errOut, src+":")
+	if i < 0 {
+		t.Fatalf("lint does not place the error:\n%s%s", out, errOut)
+	}
+	place := strings.SplitN((out + errOut)[i:], ": ", 2)[0] // file:line:col
+	if strings.Count(place, ":") != 2 {
+		t.Fatalf("lint places it at %q, want file:line:column", place)
+	}
+	for _, args := range [][]string{{"scenario", "from-transcript", src}, {"replay", src, "--reference"}} {
+		code, out, errOut := runCLI(args...)
+		if code != exitHarness || !strings.Contains(errOut, place+": cannot read: ") || strings.Contains(errOut, "byte ") {
+			t.Errorf("%v: exit %d, want 2 and the error at %s\n%s%s", args, code, place, out, errOut)
+		}
+	}
+}

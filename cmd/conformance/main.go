@@ -7,8 +7,9 @@
 //	conformance run [--reference | --target URL | --mutant NAME] [--tags EXPR] [--level must|should|may]
 //	                [--format pretty,json,junit,md,html,badge,journal] [--report DIR]
 //	                [--expected-failures FILE] [--shard I/N] [--scenarios DIR] [--timeout D] [--deadline D]
-//	                [--seed N] [--concurrency N] [--denial-policy P] [--progress auto|always|never] [--godog FORMAT]
+//	                [--seed N] [--concurrency N] [--denial-policy P] [--progress auto|always|never] [--godog FORMAT] [--dry-run]
 //	conformance report merge [--out DIR] [--expected-failures FILE] DIR...
+//	conformance baseline init REPORT [--out FILE] | check FILE [--scenarios DIR]
 //	conformance serve [--addr 127.0.0.1:0] [--mutant NAME]
 //	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
 //	conformance scenario show FILE | check FILE... | from-transcript FILE [--id ID] [--conversation ID] [--out-of-contract WHY] [--out PATH]
@@ -33,6 +34,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/approval-conformance-kit/ack/internal/suggest"
 )
 
 // Exit codes.
@@ -76,6 +79,8 @@ func init() {
 			[]string{"conformance lint [--format text|json] [--input-format F] [--provider P] FILE..."}, cmdLint},
 		{"record", "--upstream URL: a recording proxy in front of a model endpoint that lints every request (--refuse: answers the provider's 400 itself)",
 			[]string{"conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]"}, cmdRecord},
+		{"baseline", "init REPORT: a first baseline of expected failures from a run's report; check FILE: a baseline's entries matched to the suite",
+			[]string{"conformance baseline init REPORT [--out FILE]", "conformance baseline check FILE [--scenarios DIR]"}, cmdBaseline},
 		{"replay", "FILE: a recorded conversation run again against a target; the first divergence, both sides",
 			[]string{"conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]"}, cmdReplay},
 	}
@@ -99,6 +104,10 @@ type usageError struct {
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{msg: fmt.Sprintf(format, args...)} }
+
+// hintOf is the did-you-mean of a name the command does not know:
+// ` (did you mean "X"?)`, or "" when none of the known names is close.
+func hintOf(name string, known []string) string { return suggest.Hint(name, known) }
 
 func generalUsage() string {
 	var b strings.Builder
@@ -203,7 +212,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := lookup(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "conformance: unknown command %q\n\n%s", args[0], generalUsage())
+		names := make([]string, len(commands))
+		for i, c := range commands {
+			names[i] = c.name
+		}
+		fmt.Fprintf(stderr, "conformance: unknown command %q%s\n\n%s", args[0], hintOf(args[0], names), generalUsage())
 		return exitHarness
 	}
 	code, err := c.run(ctx, args[1:], stdout, stderr)

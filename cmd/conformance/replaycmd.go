@@ -68,7 +68,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	convs, err := transcript.ReadConversations(f, transcript.Options{Format: in, Profile: p})
 	f.Close()
 	if err != nil {
-		return exitHarness, fmt.Errorf("%s: %w", files[0], err)
+		return exitHarness, placed(files[0], err)
 	}
 	if *only != "" {
 		var keep []*transcript.Conversation

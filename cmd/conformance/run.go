@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"slices"
@@ -55,6 +56,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	overHTTP := fs.Bool("over-http", false, "with --reference or --mutant: serve it behind driver protocol v1 and run over HTTP, as an external target")
 	listen := fs.String("listen", "127.0.0.1", "with --target: the host the harness's callback and simulator servers listen on (the adapter must reach it)")
 	godogFormat := fs.String("godog", "", "also print godog's own output in this format (pretty, progress, cucumber, junit)")
+	dryRun := fs.Bool("dry-run", false, "check the flags, the scenarios, the tags and the baseline against the suite, run nothing and exit (0: all sound, 2: not); needs no target")
 	var lim limits.Limits
 	lim.Register(fs, limits.HeaderTimeout, limits.RequestBytes, limits.ReplyBytes, limits.JournalBytes, limits.Calls, limits.BodyTimeout, limits.InFlight)
 	if err := parse(fs, args); err != nil {
@@ -65,7 +67,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	lvl, err := checks.ParseLevel(*level)
 	if err != nil {
-		return 0, describeFlagErr("level", err)
+		return 0, usagef("--level: %v%s", err, hintOf(strings.ToLower(*level), []string{"must", "should", "may"}))
 	}
 	if *concurrency < 1 {
 		return 0, usagef("--concurrency: must be at least 1")
@@ -126,24 +128,35 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if *maxBroken == 0 {
 		opts.MaxBroken = -1
 	}
-	for _, dir := range splitList(*scenDirs) {
-		st, err := os.Stat(dir)
-		if err != nil || !st.IsDir() {
-			return 0, usagef("--scenarios: %s is not a directory", dir)
-		}
-		opts.ExtraScenarios = append(opts.ExtraScenarios, os.DirFS(dir))
-		opts.ExtraScenarioNames = append(opts.ExtraScenarioNames, dir)
+	if err := addScenarioDirs(&opts, *scenDirs); err != nil {
+		return 0, err
 	}
-
 	chosen := 0
 	for _, b := range []bool{*ref, *url != "", *mutant != ""} {
 		if b {
 			chosen++
 		}
 	}
-	if chosen != 1 {
+	if chosen > 1 || (chosen == 0 && !*dryRun) {
 		return 0, usagef("say which target, once: --reference, --target URL or --mutant NAME")
 	}
+	{
+		// What can be found wrong without the target is found now, not
+		// after the install, the start and the run.
+		n, err := preflight(opts, base, stderr)
+		if err != nil {
+			return exitHarness, err
+		}
+		if *dryRun {
+			fmt.Fprintf(stdout, "conformance run --dry-run: %s of the suite selected", plural(n, "scenario", "scenarios"))
+			if base != nil {
+				fmt.Fprintf(stdout, "; the baseline's %s name scenarios of the suite", plural(len(base.Entries), "entry", "entries"))
+			}
+			fmt.Fprintln(stdout, "; nothing run")
+			return exitOK, nil
+		}
+	}
+
 	// The harness's own servers: the simulator, the callbacks, the chat
 	// server; each scenario running at once has its conversation.
 	lim.Sessions = max(limits.DefaultSessions, 2**concurrency)
@@ -332,6 +345,69 @@ func parseFormats(s string) (pretty bool, files []string, err error) {
 	return pretty, files, nil
 }
 
+// addScenarioDirs adds the directories of --scenarios to the options.
+func addScenarioDirs(opts *runner.Options, list string) error {
+	for _, dir := range splitList(list) {
+		st, err := os.Stat(dir)
+		if err != nil || !st.IsDir() {
+			return usagef("--scenarios: %s is not a directory", dir)
+		}
+		opts.ExtraScenarios = append(opts.ExtraScenarios, os.DirFS(dir))
+		opts.ExtraScenarioNames = append(opts.ExtraScenarioNames, dir)
+	}
+	return nil
+}
+
+// preflight checks what a run can check without its target: the suite
+// loads (every bad scenario file named), the tags select a scenario (a
+// tag that names none of the suite's gets a did-you-mean), and every
+// baseline entry names a scenario of the suite. It returns how many
+// scenarios the run selects.
+func preflight(opts runner.Options, base *baseline.File, stderr io.Writer) (int, error) {
+	listed, err := runner.List(opts)
+	if err != nil {
+		return 0, err
+	}
+	expr, err := tagexpr.Parse(opts.Tags)
+	if err != nil {
+		return 0, describeFlagErr("tags", err)
+	}
+	known := map[string]bool{}
+	var ids []string
+	n := 0
+	for _, l := range listed {
+		ids = append(ids, l.ID)
+		for _, t := range l.Tags {
+			known[t] = true
+		}
+		if expr.Match(l.Tags) && opts.Shard.Accepts(l.ID) {
+			n++
+		}
+	}
+	var hints []string
+	for _, t := range expr.Tags() {
+		if !known[t] {
+			if h := hintOf(t, slices.Collect(maps.Keys(known))); h != "" {
+				hints = append(hints, t+" names no tag of the suite"+h)
+			}
+		}
+	}
+	if n == 0 && opts.Shard.N <= 1 {
+		msg := fmt.Sprintf("no scenario matches %q (of the %d scenarios of the suite)", opts.Tags, len(listed))
+		if len(hints) > 0 {
+			msg += ": " + strings.Join(hints, "; ")
+		}
+		return 0, usagef("--tags: %s", msg)
+	}
+	for _, h := range hints {
+		fmt.Fprintf(stderr, "conformance run: --tags: %s\n", h)
+	}
+	if err := base.CheckSuite(ids); err != nil {
+		return 0, fmt.Errorf("--expected-failures: %w", err)
+	}
+	return n, nil
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
@@ -364,12 +440,17 @@ func exitCode(r *report.Run) int {
 
 // baselineExit: 0 when every failure is expected and no entry is stale; 1
 // when a failure is unexpected or an entry stale, unless every unexpected
-// result is an error or timeout (2: the run itself is in doubt).
+// result is an error or timeout (2: the run itself is in doubt); 2 when an
+// entry names no scenario of the suite (a mistake in the file, which run
+// finds before it starts).
 func baselineExit(o *baseline.Outcome) int {
 	if o.OK() {
 		return exitOK
 	}
-	if len(o.Stale) > 0 || len(o.Unknown) > 0 {
+	if len(o.Unknown) > 0 {
+		return exitHarness
+	}
+	if len(o.Stale) > 0 {
 		return exitFail
 	}
 	for _, h := range o.Unexpected {

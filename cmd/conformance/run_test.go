@@ -146,11 +146,16 @@ func TestExpectedFailures(t *testing.T) {
 	if code, out := run(write("bad.yaml", "expectedFailures:\n  - scenario: x\n")); code != exitHarness || !strings.Contains(out, "bad.yaml") {
 		t.Fatalf("a broken baseline: exit %d\n%s", code, out)
 	}
-	// An entry that names no scenario of the suite is named and fails the
-	// run; one left out by the tags is named as not run.
-	typo := write("typo.yaml", mutantFailures+"  - scenario: \"five-calls-mixed-answrs.yaml: *\"\n    reason: misspelled\n  - scenario: \"wire.feature: *\"\n    reason: left out by the tags\n")
-	if code, out := run(typo); code != exitFail || !strings.Contains(out, "UNKNOWN    "+typo+fmt.Sprintf(":%d  five-calls-mixed-answrs.yaml: *", baselineLines+1)) || !strings.Contains(out, "NOT RUN    "+typo+fmt.Sprintf(":%d  wire.feature: *", baselineLines+3)) {
+	// An entry that names no scenario of the suite is a mistake in the
+	// file: named by its line, with what it meant, before the run (exit 2,
+	// no run); one left out by the tags is named as not run.
+	typo := write("typo.yaml", mutantFailures+"  - scenario: \"five-calls-mixed-answrs.yaml: *\"\n    reason: misspelled\n")
+	if code, out := run(typo); code != exitHarness || strings.Contains(out, "Result:") || !strings.Contains(out, typo+fmt.Sprintf(`:%d: "five-calls-mixed-answrs.yaml: *" names no scenario of the suite (did you mean "five-calls-mixed-answers.yaml: *"?)`, baselineLines+1)) {
 		t.Fatalf("a misspelled entry: exit %d\n%s", code, out)
+	}
+	notRun := write("notrun.yaml", mutantFailures+"  - scenario: \"wire.feature: *\"\n    reason: left out by the tags\n")
+	if code, out := run(notRun); code != exitOK || !strings.Contains(out, "NOT RUN    "+notRun+fmt.Sprintf(":%d  wire.feature: *", baselineLines+1)) {
+		t.Fatalf("an entry left out by the tags: exit %d\n%s", code, out)
 	}
 	// Mistakes in the file say where and what is allowed, never a Go type.
 	for doc, want := range map[string]string{
