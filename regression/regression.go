@@ -375,48 +375,6 @@ func tools(conv *transcript.Conversation) []tool {
 	return out
 }
 
-// action is a recorded turn's user action in the scenario's terms.
-func action(conv *transcript.Conversation, t transcript.Turn) turn {
-	var tt turn
-	for _, a := range t.Answers {
-		if !a.Known {
-			tt.comments = append(tt.comments, fmt.Sprintf("The transcript does not show the answer to %s: an approval is assumed (deny it to replay a denial).", a.Call))
-		}
-	}
-	if len(t.Answers) > 0 {
-		tt.then = quotable(t.Then) // the user's text after the answers, in the same request
-	}
-	switch {
-	case len(t.Answers) == 1 && t.Answers[0].Approve:
-		tt.approve, tt.reason = []string{t.Answers[0].Call}, quotable(t.Answers[0].Reason)
-	case len(t.Answers) == 1:
-		tt.deny, tt.reason = []string{t.Answers[0].Call}, quotable(t.Answers[0].Reason)
-	case len(t.Answers) > 1:
-		tt.answers = t.Answers
-		for i := range tt.answers {
-			tt.answers[i].Reason = quotable(tt.answers[i].Reason)
-		}
-	default:
-		tt.say = quotable(t.Say)
-		if tt.say == "" {
-			tt.say = "continue"
-		}
-	}
-	if len(t.Answers) > 0 && t.Say != "" {
-		tt.comments = append(tt.comments, fmt.Sprintf("The user also said %q in this request; a scenario turn takes one action.", t.Say))
-	}
-	if s := quotable(t.Say); s != t.Say || quotable(t.Then) != t.Then {
-		tt.comments = append(tt.comments, "Double quotes and line breaks of the user's text are replaced (the text goes into a step's quotes).")
-	}
-	return tt
-}
-
-// quotable makes text fit in a step's double quotes.
-func quotable(s string) string {
-	s = strings.ReplaceAll(s, `"`, "'")
-	return strings.Join(strings.Fields(s), " ")
-}
-
 // historyShaped reports whether every finding is about where results sit
 // in the history (a result misplaced, of no call, or a second one), which
 // the scenario reproduces by giving that history to the target.
@@ -624,15 +582,6 @@ func expectations(p *plan, conv *transcript.Conversation, f lint.Finding, ti, ri
 			t.conflict, t.approve, t.deny, t.reason = id, nil, nil, ""
 			addTurnChecked(t, "resolvedOnce", id, "PRE-11")
 		}
-	}
-}
-
-// dropThen notes, in a turn whose action became one that sends no text
-// after its answers, the text the user sent after them.
-func dropThen(t *turn, action string) {
-	if t.then != "" {
-		t.comments = append(t.comments, fmt.Sprintf("The user also said %q after the answers; %s sends no text after them.", t.then, action))
-		t.then = ""
 	}
 }
 

@@ -392,6 +392,9 @@ func preflight(opts runner.Options, base *baseline.File, stderr io.Writer) (int,
 			}
 		}
 	}
+	if len(listed) == 0 {
+		return 0, errors.New("the suite holds no scenario")
+	}
 	if n == 0 && opts.Shard.N <= 1 {
 		msg := fmt.Sprintf("no scenario matches %q (of the %d scenarios of the suite)", opts.Tags, len(listed))
 		if len(hints) > 0 {
