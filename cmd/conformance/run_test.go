@@ -347,7 +347,7 @@ func TestMergeRefusesShardsOfAnotherSelection(t *testing.T) {
 		}
 		return reportDir(t, root)
 	}
-	a, b, other := shard("a", "@PRE-01,@DEN-01", "1/2"), shard("b", "@PRE-01,@DEN-01", "2/2"), shard("c", "@DEN-01", "2/2")
+	a, b, other := shard("a", "@PRE-05,@REQ-02", "1/2"), shard("b", "@PRE-05,@REQ-02", "2/2"), shard("c", "@REQ-02", "2/2")
 	emptied := filepath.Join(tmp, "emptied")
 	if err := os.MkdirAll(emptied, 0o755); err != nil {
 		t.Fatal(err)
@@ -365,7 +365,7 @@ func TestMergeRefusesShardsOfAnotherSelection(t *testing.T) {
 		dirs []string
 		want string
 	}{
-		"other tags":      {[]string{a, other}, `the shards ran other selections: --tags "@PRE-01,@DEN-01" in ` + a + `, --tags "@DEN-01" in ` + other},
+		"other tags":      {[]string{a, other}, `the shards ran other selections: --tags "@PRE-05,@REQ-02" in ` + a + `, --tags "@REQ-02" in ` + other},
 		"a shard emptied": {[]string{a, filepath.Join(emptied, "r")}, "holds 0 scenarios of the"},
 	} {
 		code, out, errOut := runCLI(append([]string{"report", "merge", "--out", filepath.Join(tmp, "m-"+strings.ReplaceAll(name, " ", "-"))}, c.dirs...)...)

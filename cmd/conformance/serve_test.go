@@ -83,7 +83,7 @@ func TestServeAndRunOverHTTP(t *testing.T) {
 func TestRunRetriesABusyTarget(t *testing.T) {
 	url, stop := background(t, "serve", "--max-in-flight", "1")
 	defer stop()
-	code, out, errOut := runCLI("run", "--target", url, "--tags", "@PRE-01", "--concurrency", "8")
+	code, out, errOut := runCLI("run", "--target", url, "--tags", "@PRE-05", "--concurrency", "8")
 	if code != exitOK || !strings.Contains(out, "Result: PASS") {
 		t.Fatalf("run --target at --concurrency 8 against --max-in-flight 1: exit %d\n%s\n%s", code, out, errOut)
 	}
