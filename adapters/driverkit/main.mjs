@@ -171,13 +171,14 @@ export async function runAdapter({ usage, sdk: sdkSpec, modelAPIs: apiSpec, flag
     }
     const roles = await setup({ flags, sdk: loaded.sdk, sdkVersion: loaded.version, sdkDir: loaded.dir, modelAPIs: apiSpec?.[flags["model-api"]] });
     const info = declare(roles.info);
-    served = await serve({ ...roles, info, listen: flags.listen, log: stderr });
+    served = await serve({ ...roles, info, listen: flags.listen, log: stderr }).catch((e) => {
+      throw new FlagError(`--listen ${flags.listen}: ${e.message}`);
+    });
   } catch (e) {
     // Nothing was served: a mistake on the command line (with the usage),
     // an address that cannot be listened on, a declaration the protocol
     // does not have, an SDK that does not load.
     if (e instanceof FlagError) stderr.write(`adapter: ${e.message}\nusage: ${usage}\n`);
-    else if (typeof e?.code === "string" && e.syscall === "listen") stderr.write(`adapter: --listen ${argv[argv.indexOf("--listen") + 1] ?? "127.0.0.1:0"}: ${e.message}\n`);
     else stderr.write(`adapter: ${e?.stack ?? e}\n`);
     return exit(2);
   }

@@ -17,6 +17,7 @@
 //	conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]
 //	conformance checks [--format text|md|json]
 //	conformance mutants [--run]
+//	conformance adapter init DIR
 //
 // Exit codes: 0 every MUST check passes; 1 a conformance failure; 2 a usage
 // or harness error (bad flags, a scenario that could not be run, a run cut
@@ -78,6 +79,8 @@ func init() {
 			[]string{"conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]"}, cmdRecord},
 		{"replay", "FILE: a recorded conversation run again against a target; the first divergence, both sides",
 			[]string{"conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]"}, cmdReplay},
+		{"adapter", "init DIR: a new adapter for your SDK, on the driver kit (as written, its example SDK passes the agent role)",
+			[]string{"conformance adapter init DIR"}, cmdAdapter},
 	}
 }
 
