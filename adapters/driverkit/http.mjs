@@ -24,12 +24,11 @@ export class HTTPError extends Error {
 export const badRequest = (msg) => new HTTPError(400, "BadRequest", msg);
 
 /**
- * readJSON reads a request body of at most max bytes (MAX_BODY) as JSON.
- * A Content-Length over the bound is refused before a byte is read; a body
- * that grows past it is refused as it arrives (413 TooLarge); a body that
- * is not JSON is a 400 naming why.
+ * readBody reads a request body of at most max bytes (MAX_BODY). A
+ * Content-Length over the bound is refused before a byte is read; a body
+ * that grows past it is refused as it arrives (413 TooLarge).
  */
-export async function readJSON(req, { max = MAX_BODY } = {}) {
+export async function readBody(req, { max = MAX_BODY } = {}) {
   const declared = Number(req.headers?.["content-length"]);
   if (Number.isFinite(declared) && declared > max) throw new HTTPError(413, "TooLarge", `body: ${declared} bytes, larger than ${max}`);
   const chunks = [];
@@ -39,8 +38,14 @@ export async function readJSON(req, { max = MAX_BODY } = {}) {
     if (size > max) throw new HTTPError(413, "TooLarge", `body: larger than ${max} bytes`);
     chunks.push(c);
   }
+  return Buffer.concat(chunks);
+}
+
+/** readJSON reads a request body as readBody does, as JSON; one that is not JSON is a 400 naming why. */
+export async function readJSON(req, { max = MAX_BODY } = {}) {
+  const body = await readBody(req, { max });
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return JSON.parse(body.toString("utf8"));
   } catch (e) {
     throw badRequest(`body: not JSON: ${e.message}`);
   }

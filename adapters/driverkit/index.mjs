@@ -1,7 +1,7 @@
 // The driver kit: what every Node adapter of driver protocol v1 shares, so
 // that an adapter is its SDK mapping only. README.md documents the API.
 
-export { MAX_BODY, HTTPError, badRequest, readJSON, onlyFields, sendJSON, sendError, postJSON, sseEvents } from "./http.mjs";
+export { MAX_BODY, HTTPError, badRequest, readBody, readJSON, onlyFields, sendJSON, sendError, postJSON, sseEvents } from "./http.mjs";
 export { checkTurn, checkChat, checkSession, checkAction, checkModel, checkTools, checkOptions, MAX_WAIT_MS } from "./protocol.mjs";
 export { declare, FEATURES, AGENT_FEATURES, DEFAULT_DIALECTS } from "./declare.mjs";
 export { NotExpressible, CanonicalError, ERROR_CODES, sdkErrorOf, turnError, failedTurn, withFinish, eventsOf, lastAssistant, trailingAnswers, agentTurn } from "./turn.mjs";

@@ -14,21 +14,9 @@
 
 import { randomUUID } from "node:crypto";
 
-import { HTTPError, MAX_BODY, readJSON, sendJSON } from "./http.mjs";
+import { HTTPError, MAX_BODY, readBody, readJSON, sendJSON } from "./http.mjs";
 import { checkChat } from "./protocol.mjs";
 import { speaks } from "./client.mjs";
-
-// readBody reads a request body of at most max bytes.
-async function readBody(req, max) {
-  const chunks = [];
-  let size = 0;
-  for await (const c of req) {
-    size += c.length;
-    if (size > max) throw new HTTPError(413, "TooLarge", `body: larger than ${max} bytes`);
-    chunks.push(c);
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * toRequest is a node request as the fetch API's Request, its body read
@@ -41,7 +29,7 @@ export async function toRequest(req, url, { max = MAX_BODY } = {}) {
     else if (v !== undefined) headers.set(k, v);
   }
   const init = { method: req.method, headers };
-  if (req.method !== "GET" && req.method !== "HEAD") init.body = await readBody(req, max);
+  if (req.method !== "GET" && req.method !== "HEAD") init.body = await readBody(req, { max });
   return new Request(url, init);
 }
 
