@@ -72,7 +72,9 @@ SWEEPS := ^TestMutant
 SWEEP_PARALLEL ?= 8
 
 ## test: formatting, vet, and every test with the race detector (the mutation
-## sweeps last); skipped tests are listed at the end with their reasons
+## sweeps last); skipped tests are listed at the end with their reasons (the
+## driver kit's node tests and the skeleton adapter's run need Node 20 or newer
+## on PATH: without it they skip, with ACK_REQUIRE_NODE=1 they fail)
 test: fmt-check vet race
 
 fmt-check:
