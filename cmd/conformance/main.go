@@ -9,6 +9,7 @@
 //	                [--expected-failures FILE] [--shard I/N] [--scenarios DIR] [--timeout D] [--deadline D]
 //	                [--seed N] [--concurrency N] [--denial-policy P] [--progress auto|always|never] [--godog FORMAT]
 //	conformance report merge [--out DIR] [--expected-failures FILE] DIR...
+//	conformance report dashboard [--out FILE] DIR
 //	conformance serve [--addr 127.0.0.1:0] [--mutant NAME]
 //	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
 //	conformance scenario show FILE | check FILE... | from-transcript FILE [--id ID] [--conversation ID] [--out-of-contract WHY] [--out PATH]
@@ -64,8 +65,8 @@ func init() {
 			[]string{"conformance checks [--format text|md|json]"}, cmdChecks},
 		{"mutants", "list the mutants of the reference the suite must catch (--run: the mutation score)",
 			[]string{"conformance mutants [--run]"}, cmdMutants},
-		{"report", "merge DIR...: combine the reports of the shards of one run (a CI matrix) into one",
-			[]string{"conformance report merge [--out DIR] [--format F] [--expected-failures FILE] DIR..."}, cmdReport},
+		{"report", "merge DIR...: combine the reports of the shards of one run (a CI matrix) into one; dashboard DIR: certified folders on one page",
+			[]string{"conformance report merge [--out DIR] [--format F] [--expected-failures FILE] DIR...", "conformance report dashboard [--out FILE] DIR"}, cmdReport},
 		{"serve", "the reference (or a mutant) behind driver protocol v1 (its URL on the first line)",
 			[]string{"conformance serve [--addr 127.0.0.1:0] [--mutant NAME] [limits]"}, cmdServe},
 		{"sim", "--script FILE: one simulator script served to your own agent over HTTP",
