@@ -211,8 +211,16 @@ certify-line:
 ## line and published with what moved since the release before (WATCH.md);
 ## the new certifications join adapters/certify.yaml (docs/ci.md runs it on
 ## a schedule and opens a pull request).  make certify-watch ADAPTER=effect
+WATCH_SUMMARY ?=
 certify-watch:
-	$(GO) run ./internal/certify watch $(ADAPTER)
+	$(GO) run ./internal/certify watch $(if $(WATCH_SUMMARY),--summary $(WATCH_SUMMARY)) $(ADAPTER)
+
+## provider-texts: the providers' error texts the simulator answers, each with
+## the date of the newest public record it was read from; those older than
+## MAX_AGE (180d) are marked (they cannot be refreshed from here)
+MAX_AGE ?= 180d
+provider-texts: build
+	bin/conformance sim texts --max-age $(MAX_AGE)
 
 ## dashboard: reports/dashboard.html, every certification by check on one
 ## self-contained page, and its test in headless Chromium
