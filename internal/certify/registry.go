@@ -148,11 +148,14 @@ func execCommand(ctx context.Context, dir string, env []string, name string, arg
 	return out, nil
 }
 
-// lastLines keeps the last n lines of a program's output.
+// lastLines keeps the last n lines of a program's output, each trimmed.
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "server response:"))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -35,6 +35,7 @@ import (
 
 type watchOptions struct {
 	manifest, sources, adapters, certified, out, readme, tags, summary string
+	only, path                                                         string
 	list                                                               bool
 	timeout                                                            time.Duration
 }
@@ -55,6 +56,8 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.tags, "tags", "", "a tag expression: run only these scenarios (a quick look; a certification to publish runs them all)")
 	fs.StringVar(&o.summary, "summary", "", "also write the summary (Markdown, for a pull request's body) to this file")
 	fs.BoolVar(&o.list, "list", false, "only list the newer releases, installable or not")
+	fs.StringVar(&o.only, "only", "", "certify only these of the newer releases (comma-separated versions); the others are listed")
+	fs.StringVar(&o.path, "path", "", "certify on this path only (default: every path of the line's newest certification)")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "time limit of one certification")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: go run ./internal/certify watch [flags] [ADAPTER ...]")
@@ -160,7 +163,7 @@ func watch(ctx context.Context, o watchOptions, adapters []string, run command, 
 					return 2, ctx.Err()
 				}
 				n := &newer[i]
-				if !n.Installable {
+				if !n.Installable || (o.only != "" && !slices.Contains(strings.Split(o.only, ","), n.Version)) {
 					continue
 				}
 				prev := n.prev
@@ -171,7 +174,7 @@ func watch(ctx context.Context, o watchOptions, adapters []string, run command, 
 					}
 				}
 				for _, c := range certs {
-					if c.Version != n.prev {
+					if c.Version != n.prev || (o.path != "" && c.Path != o.path) {
 						continue
 					}
 					res := certifyNewer(ctx, o, src, c, n.Release, prev, root, run, stdout)
@@ -191,6 +194,8 @@ func watch(ctx context.Context, o watchOptions, adapters []string, run command, 
 			case !n.Installable:
 				what = "not installable here: " + n.Why
 			case o.list:
+			case len(n.certified) == 0 && o.only != "":
+				what = "installable; not certified in this run (--only " + o.only + ")"
 			case len(n.certified) == 0:
 				what = "not certified"
 			default:
@@ -305,6 +310,11 @@ func certifyNewer(ctx context.Context, o watchOptions, src Source, c Certificati
 		res.err = fmt.Errorf("the report of %s: %w", prevCert.ID(), err)
 		return res
 	}
+	if o.tags != "" {
+		// A selection is compared with the same scenarios of the release
+		// before, not with its whole report.
+		old = restrictTo(old, fresh)
+	}
 	var base *baseline.File
 	if p := filepath.Join(prevDir, baselineFile); fileExists(p) {
 		if base, err = baseline.Load(p); err != nil {
@@ -325,6 +335,25 @@ func certifyNewer(ctx context.Context, o watchOptions, src Source, c Certificati
 	}
 	fmt.Fprintf(stdout, "== %s: %s; %d check(s) moved since %s (%s)\n", next.ID(), res.verdicts, moved, prev, filepath.Join(res.dir, watchFile))
 	return res
+}
+
+// restrictTo is a run with only the scenarios another run ran, its checks
+// aggregated again over them.
+func restrictTo(r, to *report.Run) *report.Run {
+	ran := map[string]bool{}
+	for _, sc := range to.Scenarios {
+		ran[sc.ID] = true
+	}
+	out := *r
+	out.Scenarios = nil
+	for _, sc := range r.Scenarios {
+		if ran[sc.ID] {
+			out.Scenarios = append(out.Scenarios, sc)
+		}
+	}
+	out.Checks = nil
+	out.Aggregate(r.Level)
+	return &out
 }
 
 // carryBaseline keeps the entries of the release before whose cells
@@ -378,9 +407,10 @@ func watchDiff(src Source, next, prev Certification, vr *VersionRun, old, fresh 
 	fmt.Fprintf(&b, "# %s %s%s: what moved since %s\n\n", src.Package, next.Version, on, prev.Version)
 	fmt.Fprintf(&b, "Written by `make certify-watch ADAPTER=%s` on %s (internal/certify watch): %s %s certified with the flags of %s", next.Adapter, time.Now().UTC().Format("2006-01-02"), src.Package, next.Version, prev.ID())
 	if tags != "" {
-		fmt.Fprintf(&b, ", the scenarios `%s` select only", tags)
+		fmt.Fprintf(&b, ", the scenarios `%s` select only, compared with the same scenarios of the report of %s.", tags, prev.ID())
+	} else {
+		fmt.Fprintf(&b, ", compared with the report of %s.", prev.ID())
 	}
-	fmt.Fprintf(&b, ", compared with the report of %s.", prev.ID())
 	if vr.Lockfile != "" {
 		fmt.Fprintf(&b, " Installed from %s (SHA-256 %s", filepath.ToSlash(vr.Lockfile), vr.LockfileSHA)
 		if vr.Before != "" {

@@ -194,3 +194,20 @@ func TestEntryBlockAndVersion(t *testing.T) {
 		t.Errorf("withVersion %q", got)
 	}
 }
+
+// A watch of a selection compares it with the same scenarios of the
+// release before: a check that warned only in scenarios left out does not
+// read as moved.
+func TestRestrictTo(t *testing.T) {
+	old := lineRunOf("1.0.3", true, true)
+	fresh := lineRunOf("1.0.4", true, true)
+	fresh.Scenarios = fresh.Scenarios[:1]
+	fresh.Aggregate("")
+	got := restrictTo(old, fresh)
+	if len(got.Scenarios) != 1 || len(got.Checks) != 1 || got.Checks[0].ID != "PRE-01" {
+		t.Errorf("restricted: %d scenarios, checks %+v", len(got.Scenarios), got.Checks)
+	}
+	if len(old.Scenarios) != 2 || len(old.Checks) != 2 {
+		t.Error("restrictTo changed the run it read")
+	}
+}

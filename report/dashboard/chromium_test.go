@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,10 +33,7 @@ func browser(t *testing.T) chromium.Browser {
 // links resolve).
 func committedPage(t *testing.T) (string, []Cert) {
 	t.Helper()
-	certs, err := Load(filepath.Join("..", "..", "reports", "certified"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	certs := committed(t)
 	page, err := Render(certs, Options{Base: "certified"})
 	if err != nil {
 		t.Fatal(err)
@@ -275,6 +273,24 @@ func TestDashboardKeyboardNavigable(t *testing.T) {
 		t.Errorf("the page raised:\n%s", strings.Join(probs, "\n"))
 	}
 }
+
+// committed loads the committed certifications once for every test (each
+// report.json is read against the report schema, which takes a while).
+var committed = func() func(t *testing.T) []Cert {
+	var (
+		once  sync.Once
+		certs []Cert
+		err   error
+	)
+	return func(t *testing.T) []Cert {
+		t.Helper()
+		once.Do(func() { certs, err = Load(filepath.Join("..", "..", "reports", "certified")) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return certs
+	}
+}()
 
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()

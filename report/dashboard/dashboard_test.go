@@ -171,10 +171,7 @@ func TestRenderThePage(t *testing.T) {
 // The committed certifications render, every one of them a row whose id
 // the README's badges link to.
 func TestRenderTheCommittedCertifications(t *testing.T) {
-	certs, err := Load(filepath.Join("..", "..", "reports", "certified"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	certs := committed(t)
 	page, err := Render(certs, Options{Base: "certified"})
 	if err != nil {
 		t.Fatal(err)
