@@ -676,9 +676,8 @@ type versionJob struct {
 // runs the suite against it with the certification's flags and tags (and
 // the job's), and keeps its report files in the job's folder.
 func certifyVersion(ctx context.Context, j versionJob) (*report.Run, error) {
-	if err := os.RemoveAll(j.dir); err != nil {
-		return nil, err
-	}
+	// The folder's report files are replaced; nothing else of it is
+	// removed (a certified folder holds hand-written files).
 	if err := os.MkdirAll(j.dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -811,6 +810,9 @@ func goModuleFor(ctx context.Context, j versionJob) (string, error) {
 	module := filepath.Join(j.dir, "module")
 	if j.work != "" {
 		module = filepath.Join(j.work, "module")
+	}
+	if err := os.RemoveAll(module); err != nil {
+		return "", err
 	}
 	if err := os.MkdirAll(module, 0o755); err != nil {
 		return "", err
