@@ -34,7 +34,7 @@ import (
 // VERSIONS is `all` (every release of the line on the registry), `sample`
 // (the first and the last release, the certified ones, and each release
 // whose changelog notes touch approval), `A..B` (the releases from A to B)
-// or a comma-separated list. Unless --no-bisect, the releases between two
+// or a comma-separated list. Unless --bisect=false, the releases between two
 // that disagree on a finding are certified too, by bisection, until the
 // two releases around each change are adjacent among the installable
 // ones.
@@ -47,7 +47,7 @@ import (
 // lineOptions are the flags of `certify line`.
 type lineOptions struct {
 	manifest, sources, adapters, certified, out, path, line, tags, findings string
-	bisect                                                                  bool
+	bisect, list                                                            bool
 	timeout                                                                 time.Duration
 }
 
@@ -71,6 +71,7 @@ func runLine(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.tags, "tags", "", "a tag expression: run only these scenarios (with the certification's own tags)")
 	fs.StringVar(&o.findings, "findings", "", "a FINDINGS.md to write the line's section into (between its markers, or at its end)")
 	fs.BoolVar(&o.bisect, "bisect", true, "certify the releases between two that disagree on a finding, by bisection (--bisect=false: only the releases named)")
+	fs.BoolVar(&o.list, "list", false, "only list the releases VERSIONS selects (installable or not, and those whose changelog touches approval), then exit")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "time limit of one release's certification")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: go run ./internal/certify line [flags] ADAPTER all|sample|A..B|V1,V2,...")
@@ -89,6 +90,10 @@ func runLine(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "certify line:", err)
 		return 2
+	}
+	if o.list {
+		l.printSelection(stdout)
+		return 0
 	}
 	res, err := l.certifyLine(ctx)
 	if err != nil {
@@ -123,6 +128,7 @@ type lineRun struct {
 	scopeLo  string
 	scopeHi  string
 	touches  map[string]string // version -> the changelog line that touches approval
+	pre      bool              // the line's pre-releases belong to it (one is certified)
 	runs     map[string]*VersionRun
 }
 
@@ -291,6 +297,7 @@ func (l *lineRun) resolve(ctx context.Context, named []string) error {
 			pre = true
 		}
 	}
+	l.pre = pre
 	for _, r := range all {
 		v, err := semver.Parse(r.Version)
 		if err != nil || v.Line() != l.lineName || (v.Prerelease() && !pre && !slices.Contains(named, r.Version)) {
@@ -372,6 +379,26 @@ func (l *lineRun) resolve(ctx context.Context, named []string) error {
 	return nil
 }
 
+// printSelection lists the releases a run would certify first (the
+// bisection may add others between them).
+func (l *lineRun) printSelection(w io.Writer) {
+	fmt.Fprintf(w, "%s %s (%s): %d releases on the registry, %s to %s; VERSIONS=%s selects %d:\n", l.src.Package, l.lineName, l.ref.ID(),
+		len(l.releases), l.releases[0].Version, l.releases[len(l.releases)-1].Version, l.spec, len(l.selected))
+	for _, r := range l.selected {
+		state := "installable"
+		if !r.Installable {
+			state = "not installable here: " + r.Why
+		}
+		if t, ok := l.touches[r.Version]; ok {
+			state += "; touches approval: " + clip(t, 100)
+		}
+		if slices.ContainsFunc(l.certs, func(c Certification) bool { return c.Version == r.Version }) {
+			state += "; certified"
+		}
+		fmt.Fprintf(w, "  %-16s %s\n", r.Version, state)
+	}
+}
+
 // readNotes reads, from the changelog of the line's newest release, the
 // releases whose notes touch approval.
 func (l *lineRun) readNotes(ctx context.Context) error {
@@ -385,7 +412,8 @@ func (l *lineRun) readNotes(ctx context.Context) error {
 		return err
 	}
 	for v, text := range notes {
-		if semver.LineOf(v) != l.lineName {
+		sv, err := semver.Parse(v)
+		if err != nil || sv.Line() != l.lineName || (sv.Prerelease() && !l.pre) {
 			continue
 		}
 		for _, line := range strings.Split(text, "\n") {

@@ -343,7 +343,7 @@ func TestEveryCertifiedAdapterHasALine(t *testing.T) {
 // known one are found by name, and one the proxy knows but does not serve
 // is not installable.
 func TestGoProxyWalksForward(t *testing.T) {
-	served := map[string]bool{"v1.7.0": true, "v1.8.0": true, "v1.9.0": true, "v1.9.1": true, "v1.11.0": true, "v2.4.0": false}
+	served := map[string]bool{"v1.5.0": true, "v1.7.0": true, "v1.8.0": true, "v1.9.0": true, "v1.9.1": true, "v1.11.0": true, "v2.4.0": false}
 	var asked []string
 	run := func(_ context.Context, _ string, _ []string, name string, args ...string) ([]byte, error) {
 		q := args[len(args)-1]
@@ -377,8 +377,15 @@ func TestGoProxyWalksForward(t *testing.T) {
 	for _, r := range rels {
 		got = append(got, r.Version)
 	}
-	if strings.Join(got, " ") != "v1.4.0 v1.7.0 v1.8.0 v1.9.0 v1.9.1 v1.11.0" {
+	if strings.Join(got, " ") != "v1.4.0 v1.5.0 v1.7.0 v1.8.0 v1.9.0 v1.9.1 v1.11.0" {
 		t.Errorf("releases %v (asked %v)", got, asked)
+	}
+	counts := map[string]int{}
+	for _, v := range asked {
+		counts[v]++
+		if counts[v] > 1 {
+			t.Errorf("%s asked %d times", v, counts[v])
+		}
 	}
 	if !strings.Contains(strings.Join(g.env, " "), "GOPROXY=https://proxy.golang.org") || strings.Contains(strings.Join(g.env, " "), "direct") {
 		t.Errorf("the lookups may fall through to a VCS: %v", g.env)

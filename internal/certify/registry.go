@@ -288,8 +288,8 @@ func fileInTarball(tgz, name string) (string, error) {
 
 // goProxy reads the Go module proxy with the go command. Its version list
 // can be stale (it may list none of the releases it serves by name), so
-// the releases after the newest known one are found by name: the next
-// patch, then the next two minor releases, as long as one answers.
+// the releases after each known one are found by name: the next patch,
+// then the next two minor releases, as long as one answers.
 type goProxy struct {
 	run command
 	env []string
@@ -362,13 +362,7 @@ func (g *goProxy) Releases(ctx context.Context, mod string, known []string) ([]R
 			seen[v] = Release{Version: v, Installable: true}
 		}
 	}
-	newest := ""
-	for _, v := range append(append([]string(nil), listed.Versions...), known...) {
-		if _, err := semver.Parse(v); err == nil && (newest == "" || semver.Compare(v, newest) > 0) {
-			newest = v
-		}
-	}
-	if newest == "" {
+	if len(listed.Versions) == 0 && len(known) == 0 {
 		if err != nil {
 			return nil, fmt.Errorf("go: the releases of %s: %w", mod, err)
 		}
@@ -379,20 +373,39 @@ func (g *goProxy) Releases(ctx context.Context, mod string, known []string) ([]R
 			seen[v] = g.Lookup(ctx, mod, v)
 		}
 	}
-	// Walk forward by name from the newest known release.
-	for cur := newest; ; {
-		next := ""
-		for _, cand := range successors(cur) {
-			if r := g.Lookup(ctx, mod, cand); r.Installable {
-				seen[cand] = r
-				next = cand
+	// Walk forward by name from every known release, through the gaps
+	// between them and past the newest, each version asked once.
+	missed := map[string]bool{}
+	var from []string
+	for v, r := range seen {
+		if r.Installable {
+			from = append(from, v)
+		}
+	}
+	semver.Sort(from)
+	for _, start := range from {
+		for cur := start; ; {
+			next := ""
+			for _, cand := range successors(cur) {
+				if r, ok := seen[cand]; ok && r.Installable {
+					next = cand
+					break
+				}
+				if missed[cand] {
+					continue
+				}
+				if r := g.Lookup(ctx, mod, cand); r.Installable {
+					seen[cand] = r
+					next = cand
+					break
+				}
+				missed[cand] = true
+			}
+			if next == "" {
 				break
 			}
+			cur = next
 		}
-		if next == "" {
-			break
-		}
-		cur = next
 	}
 	versions := make([]string, 0, len(seen))
 	for v := range seen {
