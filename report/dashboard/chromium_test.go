@@ -71,7 +71,7 @@ func TestDashboardRendersInChromium(t *testing.T) {
 	defer cancel()
 	p := open(t, ctx, b, path, 1400, 1600, false)
 	var rows []string
-	if err := p.Eval(ctx, `Array.from(document.querySelectorAll('#grid-table tbody tr')).map(r => r.id + ' ' + r.querySelectorAll('td').length)`, &rows); err != nil {
+	if err := p.Eval(ctx, `Array.from(document.querySelectorAll('#grid-table tbody tr.cert')).map(r => r.id + ' ' + r.querySelectorAll('td').length)`, &rows); err != nil {
 		t.Fatal(err)
 	}
 	if len(rows) != len(certs) {
@@ -86,9 +86,27 @@ func TestDashboardRendersInChromium(t *testing.T) {
 			t.Errorf("row %d is %q, want %q", i, rows[i], want)
 		}
 	}
+	// Each line of more than one release has its trend row.
+	releases := map[string]int{}
+	for _, c := range certs {
+		releases[c.Line()]++
+	}
+	wantTrends := 0
+	for _, n := range releases {
+		if n > 1 {
+			wantTrends++
+		}
+	}
+	var trends int
+	if err := p.Eval(ctx, `document.querySelectorAll('#grid-table tbody tr.trend-row').length`, &trends); err != nil {
+		t.Fatal(err)
+	}
+	if trends != wantTrends {
+		t.Errorf("%d trend rows, want one per line of several releases (%d)", trends, wantTrends)
+	}
 	// The filter hides what it does not match.
 	var shown int
-	if err := p.Eval(ctx, `(() => { const f = document.getElementById('filter'); f.value = 'vercel-ai@7'; f.dispatchEvent(new Event('input')); return document.querySelectorAll('#grid-table tbody tr:not([hidden])').length })()`, &shown); err != nil {
+	if err := p.Eval(ctx, `(() => { const f = document.getElementById('filter'); f.value = 'vercel-ai@7'; f.dispatchEvent(new Event('input')); return document.querySelectorAll('#grid-table tbody tr.cert:not([hidden])').length })()`, &shown); err != nil {
 		t.Fatal(err)
 	}
 	want := 0
@@ -257,7 +275,7 @@ func TestDashboardKeyboardNavigable(t *testing.T) {
 		t.Fatal(err)
 	}
 	var shown int
-	if err := p.Eval(ctx, `document.querySelectorAll('#grid-table tbody tr:not([hidden])').length`, &shown); err != nil {
+	if err := p.Eval(ctx, `document.querySelectorAll('#grid-table tbody tr.cert:not([hidden])').length`, &shown); err != nil {
 		t.Fatal(err)
 	}
 	want := 0

@@ -139,14 +139,17 @@ func TestRenderThePage(t *testing.T) {
 	rel, _ := filepath.Rel(filepath.Dir(out), dir)
 	rel = filepath.ToSlash(rel) + "/"
 	for _, want := range []string{
-		`<tr id="fake@1.0.0-wire"`,
+		`<tr class="cert sdk-first" id="fake@1.0.0-wire"`,
 		`<td class="h-ran-against-answer" title="PRE-03 on fake@1.0.0-wire: fail in 1 of 1 scenarios; harm: ran-against-answer"><a href="#ev-fake@1.0.0-wire-PRE-03" tabindex="-1">RUN</a></td>`,
 		`<td class="h-refused" title="PRE-03 on fake@1.0.0-canonical: fail in 1 of 1 scenarios; harm: refused">`,
 		`<td class="h-lost"`,
 		`<td class="warn" title="PRE-12 on fake@1.2.0-wire: warn in 1 of 1 scenarios">`,
 		`<td class="nr" title="REQ-01 on fake@1.2.0-wire: not run on this path"><span></span></td>`,
-		`<h3 id="line-fake-1-wire">fake 1 (wire): 1.0.0, 1.2.0</h3>`,
-		`<td class="better">better</td>`,
+		`<tr class="trend-row" id="trend-fake-1-wire"`,
+		`<td class="t-better" title="PRE-03 across fake 1 (wire): 1.0.0 fail (ran-against-answer), 1.2.0 pass"><span>▲</span></td>`,
+		`<td class="t-same" title="PRE-12 across fake 1 (wire): 1.0.0 warn, 1.2.0 warn"><span>=</span></td>`,
+		`<a href="#trend-fake-1-wire">fake 1 (wire)</a>: 1.0.0 → 1.2.0; 1 check(s) moved: PRE-03 (fail (ran-against-answer) → pass)`,
+		`other 0.33: 0.33.2 (one release certified)`,
 		`<a href="` + rel + `fake@1.0.0-wire/FINDINGS.md#f1-pre-03--a-re-sent-answer-runs-the-call-again">F1</a>: PRE-03 — a re-sent answer runs the call again`,
 		`<a href="` + rel + `fake@1.0.0-wire/report.md">report</a>`,
 		`<dt>modes</dt><dd>generate, stream</dd>`,
@@ -163,8 +166,15 @@ func TestRenderThePage(t *testing.T) {
 	if m := external.FindString(page); m != "" {
 		t.Errorf("the page loads %q from the network", m)
 	}
-	if strings.Count(page, "<tr id=") != 4 {
-		t.Errorf("%d rows, want 4", strings.Count(page, "<tr id="))
+	if n := strings.Count(page, `<tr class="cert`); n != 4 {
+		t.Errorf("%d certification rows, want 4", n)
+	}
+	if n := strings.Count(page, `<tr class="trend-row"`); n != 1 {
+		t.Errorf("%d trend rows, want 1 (the one line of two releases)", n)
+	}
+	// The trend row follows the line's last release.
+	if i, j := strings.Index(page, `id="fake@1.2.0-wire"`), strings.Index(page, `id="trend-fake-1-wire"`); i < 0 || j < i || strings.Index(page, `id="fake@1.0.0-canonical"`) < j {
+		t.Error("the trend row is not right after its line's releases")
 	}
 }
 
@@ -177,7 +187,7 @@ func TestRenderTheCommittedCertifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range certs {
-		if !strings.Contains(string(page), `<tr id="`+c.ID+`"`) {
+		if !strings.Contains(string(page), `id="`+c.ID+`" data-text=`) {
 			t.Errorf("no row for %s", c.ID)
 		}
 	}

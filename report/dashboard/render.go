@@ -80,19 +80,18 @@ type row struct {
 	First                                                     bool // the first row of its SDK
 	Failing                                                   bool
 	Cells                                                     []cellView
+	// Trend, when set, makes the row its line's trend row.
+	Trend *trend
 }
 
+// trend is a line's releases, check by check: in the grid, a row of its
+// own after the line's releases (each cell better, worse, moved or the
+// same from the oldest release to the newest); in the list, what moved.
 type trend struct {
-	Line     string
-	Anchor   string
-	Versions []string
-	Rows     []trendRow
-	Moved    int
-}
-
-type trendRow struct {
-	Check, Level, Change string
-	Cells                []cellView
+	Line, Anchor string
+	Versions     []string
+	Cells        []cellView
+	Moved        []string
 }
 
 type section struct {
@@ -178,8 +177,23 @@ func Render(certs []Cert, o Options) ([]byte, error) {
 	p.Lines = len(lineOrder)
 	p.Generated = newest
 	for _, name := range lineOrder {
-		p.Trends = append(p.Trends, trendOf(name, lines[name]))
+		p.Trends = append(p.Trends, trendOf(name, lines[name], p.Checks))
 	}
+	// Each line of more than one release gets its trend row after its
+	// last release's row.
+	var rows []row
+	for i, r := range p.Rows {
+		rows = append(rows, r)
+		if i+1 < len(p.Rows) && p.Rows[i+1].Line == r.Line {
+			continue
+		}
+		for j := range p.Trends {
+			if t := &p.Trends[j]; t.Line == r.Line && len(t.Versions) > 1 {
+				rows = append(rows, row{Line: t.Line, Trend: t, Cells: t.Cells})
+			}
+		}
+	}
+	p.Rows = rows
 	p.Legend = []legend{
 		{"pass", "✓", "pass"},
 		{"h-ran-against-answer", harmMarks[checks.RanAgainstAnswer], "MUST fails: a tool ran against the user's answer"},
@@ -282,43 +296,70 @@ func gravestHarm(r *report.Run, id string) checks.Harm {
 	return checks.Harms[best]
 }
 
-// trendOf is a line's table: each check run in any of its releases, its
-// verdict release by release.
-func trendOf(name string, certs []Cert) trend {
-	t := trend{Line: name, Anchor: "line-" + Slug(name)}
+// trendOf is a line's trend: for each check of the catalogue, how its
+// verdict went from the line's oldest release to its newest.
+func trendOf(name string, certs []Cert, cols []column) trend {
+	t := trend{Line: name, Anchor: "trend-" + Slug(name)}
 	for _, c := range certs {
 		t.Versions = append(t.Versions, c.Version)
 	}
-	for _, ck := range checks.All() {
-		tr := trendRow{Check: ck.ID, Level: string(ck.Level)}
-		ran := false
+	for _, col := range cols {
+		var seq []cellView
 		for _, c := range certs {
-			cv := cellOf(c, ck.ID)
-			if cv.Class != "nr" {
-				ran = true
+			seq = append(seq, cellOf(c, col.ID))
+		}
+		first, last := seq[0], seq[len(seq)-1]
+		var verdicts []string
+		moved := false
+		for i, cv := range seq {
+			verdicts = append(verdicts, t.Versions[i]+" "+label(cv.Class))
+			if i > 0 && cv.Class != seq[i-1].Class {
+				moved = true
 			}
-			tr.Cells = append(tr.Cells, cv)
 		}
-		if !ran {
-			continue
-		}
-		first, last := tr.Cells[0], tr.Cells[len(tr.Cells)-1]
+		cell := cellView{Class: "t-same", Title: col.ID + " across " + name + ": " + strings.Join(verdicts, ", ")}
 		switch {
-		case len(certs) == 1:
+		case first.Class == "nr" && last.Class == "nr" && !moved:
+			cell.Class, cell.Title = "nr", col.ID+" across "+name+": not run"
 		case rank(last.Class) < rank(first.Class):
-			tr.Change = "better"
+			cell.Class, cell.Mark = "t-better", "▲"
 		case rank(last.Class) > rank(first.Class):
-			tr.Change = "worse"
+			cell.Class, cell.Mark = "t-worse", "▼"
+		case moved:
+			cell.Class, cell.Mark = "t-moved", "↕"
+		default:
+			cell.Mark = "="
 		}
-		for i := 1; i < len(tr.Cells); i++ {
-			if tr.Cells[i].Class != tr.Cells[i-1].Class {
-				t.Moved++
-				break
-			}
+		if moved || cell.Class == "t-better" || cell.Class == "t-worse" {
+			t.Moved = append(t.Moved, col.ID+" ("+label(first.Class)+" → "+label(last.Class)+")")
 		}
-		t.Rows = append(t.Rows, tr)
+		t.Cells = append(t.Cells, cell)
 	}
 	return t
+}
+
+// label names a cell's verdict in words.
+func label(class string) string {
+	switch class {
+	case "pass":
+		return "pass"
+	case "warn":
+		return "warn"
+	case "fail":
+		return "fail"
+	case "na":
+		return "not applicable"
+	case "ne":
+		return "not evaluated"
+	case "err":
+		return "error"
+	case "nr":
+		return "not run"
+	}
+	if h, ok := strings.CutPrefix(class, "h-"); ok {
+		return "fail (" + h + ")"
+	}
+	return class
 }
 
 // rank orders cell classes from good to bad.
