@@ -9,8 +9,10 @@
 //	                [--expected-failures FILE] [--shard I/N] [--scenarios DIR] [--timeout D] [--deadline D]
 //	                [--seed N] [--concurrency N] [--denial-policy P] [--progress auto|always|never] [--godog FORMAT]
 //	conformance report merge [--out DIR] [--expected-failures FILE] DIR...
+//	conformance report dashboard [--out FILE] DIR
 //	conformance serve [--addr 127.0.0.1:0] [--mutant NAME]
 //	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
+//	conformance sim texts [--max-age 180d] [--format text|json] [--fail]
 //	conformance scenario show FILE | check FILE... | from-transcript FILE [--id ID] [--conversation ID] [--out-of-contract WHY] [--out PATH]
 //	conformance lint [--format text|json] [--input-format F] [--provider P] FILE...
 //	conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]
@@ -65,12 +67,12 @@ func init() {
 			[]string{"conformance checks [--format text|md|json]"}, cmdChecks},
 		{"mutants", "list the mutants of the reference the suite must catch (--run: the mutation score)",
 			[]string{"conformance mutants [--run]"}, cmdMutants},
-		{"report", "merge DIR...: combine the reports of the shards of one run (a CI matrix) into one",
-			[]string{"conformance report merge [--out DIR] [--format F] [--expected-failures FILE] DIR..."}, cmdReport},
+		{"report", "merge DIR...: combine the reports of the shards of one run (a CI matrix) into one; dashboard DIR: certified folders on one page",
+			[]string{"conformance report merge [--out DIR] [--format F] [--expected-failures FILE] DIR...", "conformance report dashboard [--out FILE] DIR"}, cmdReport},
 		{"serve", "the reference (or a mutant) behind driver protocol v1 (its URL on the first line)",
 			[]string{"conformance serve [--addr 127.0.0.1:0] [--mutant NAME] [limits]"}, cmdServe},
-		{"sim", "--script FILE: one simulator script served to your own agent over HTTP",
-			[]string{"conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P] [limits]"}, cmdSim},
+		{"sim", "--script FILE: one simulator script served to your own agent over HTTP; texts: the provider error texts it answers, dated, and those older than --max-age",
+			[]string{"conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P] [limits]", "conformance sim texts [--max-age 180d] [--format text|json] [--fail]"}, cmdSim},
 		{"scenario", "show FILE: the Gherkin a YAML scenario compiles to; check FILE...: validate scenarios; from-transcript FILE: a regression scenario",
 			[]string{"conformance scenario show FILE", "conformance scenario check FILE...", "conformance scenario from-transcript FILE [--id ID] [--conversation ID] [--out-of-contract WHY] [--out PATH]"}, cmdScenario},
 		{"lint", "FILE...: what a provider would reject, and what breaks pre-resolution, in recorded conversations",
