@@ -4,7 +4,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all conformance conformance-http mutants mutation test vet fmt-check race build bench bench-peers fuzz fuzz-nightly docs report-render certify certify-check clean
+.PHONY: all conformance conformance-http mutants mutation test vet fmt-check race build bench bench-peers fuzz fuzz-nightly docs report-render certify certify-check certify-line certify-watch dashboard provider-texts clean
 
 all: test
 
@@ -72,7 +72,9 @@ SWEEPS := ^TestMutant
 SWEEP_PARALLEL ?= 8
 
 ## test: formatting, vet, and every test with the race detector (the mutation
-## sweeps last); skipped tests are listed at the end with their reasons
+## sweeps last); skipped tests are listed at the end with their reasons (the
+## driver kit's node tests and the skeleton adapter's run need Node 20 or newer
+## on PATH: without it they skip, with ACK_REQUIRE_NODE=1 they fail)
 test: fmt-check vet race
 
 fmt-check:
@@ -188,6 +190,45 @@ certify:
 ## report; publishes nothing, and fails loudly when a version cannot be installed
 certify-check:
 	$(GO) run ./internal/certify --check --ci $(CERTIFY)
+
+## certify-line: certify a release line of an adapter's SDK (adapters/lines.yaml
+## says where it is published): every installable release (VERSIONS=all), a
+## sample (VERSIONS=sample: the first and last, the certified ones, each whose
+## changelog touches approval), a range (A..B) or a list (V1,V2); each from a
+## lockfile of its own, each finding's first and last release found by
+## bisection. Writes reports/lines/<adapter>-<line>[-<path>]/LINE.md and
+## line.json; FINDINGS=FILE writes the section into a FINDINGS.md.
+##   make certify-line ADAPTER=vercel-ai VERSIONS=sample [CERT_PATH=wire] [TAGS=EXPR] [BISECT=false]
+ADAPTER ?=
+VERSIONS ?=
+CERT_PATH ?=
+TAGS ?=
+BISECT ?= true
+FINDINGS ?=
+certify-line:
+	$(GO) run ./internal/certify line --bisect=$(BISECT) $(if $(CERT_PATH),--path $(CERT_PATH)) $(if $(TAGS),--tags '$(TAGS)') $(if $(FINDINGS),--findings $(FINDINGS)) $(ADAPTER) $(VERSIONS)
+
+## certify-watch: the releases newer than the certified ones, from the npm
+## registry and the Go module proxy, each certified on every path of its
+## line and published with what moved since the release before (WATCH.md);
+## the new certifications join adapters/certify.yaml (docs/ci.md runs it on
+## a schedule and opens a pull request).  make certify-watch ADAPTER=effect
+WATCH_SUMMARY ?=
+certify-watch:
+	$(GO) run ./internal/certify watch $(if $(WATCH_SUMMARY),--summary $(WATCH_SUMMARY)) $(ADAPTER)
+
+## provider-texts: the providers' error texts the simulator answers, each with
+## the date of the newest public record it was read from; those older than
+## MAX_AGE (180d) are marked (they cannot be refreshed from here)
+MAX_AGE ?= 180d
+provider-texts: build
+	bin/conformance sim texts --max-age $(MAX_AGE)
+
+## dashboard: reports/dashboard.html, every certification by check on one
+## self-contained page, and its test in headless Chromium
+dashboard:
+	$(GO) run ./cmd/conformance report dashboard --out reports/dashboard.html reports/certified
+	ACK_REQUIRE_CHROMIUM=1 $(GO) test -count=1 -timeout 5m -run 'TestDashboard' ./report/dashboard
 
 ## docs: regenerate the generated docs (the check catalogue)
 docs: build

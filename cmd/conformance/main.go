@@ -9,15 +9,18 @@
 //	                [--expected-failures FILE] [--shard I/N] [--scenarios DIR] [--timeout D] [--deadline D]
 //	                [--seed N] [--concurrency N] [--denial-policy P] [--progress auto|always|never] [--godog FORMAT] [--dry-run]
 //	conformance report merge [--out DIR] [--expected-failures FILE] DIR...
+//	conformance report dashboard [--out FILE] DIR
 //	conformance baseline init REPORT [--out FILE] | check FILE [--scenarios DIR]
 //	conformance serve [--addr 127.0.0.1:0] [--mutant NAME]
 //	conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P]
+//	conformance sim texts [--max-age 180d] [--format text|json] [--fail]
 //	conformance scenario show FILE | check FILE... | from-transcript FILE [--id ID] [--conversation ID] [--out-of-contract WHY] [--out PATH]
 //	conformance lint [--format text|json] [--input-format F] [--provider P] FILE...
 //	conformance record --upstream URL [--listen 127.0.0.1:0] [--journal FILE] [--refuse] [--provider P]
 //	conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]
 //	conformance checks [--format text|md|json]
 //	conformance mutants [--run]
+//	conformance adapter init DIR
 //
 // Exit codes: 0 every MUST check passes; 1 a conformance failure; 2 a usage
 // or harness error (bad flags, a scenario that could not be run, a run cut
@@ -67,12 +70,12 @@ func init() {
 			[]string{"conformance checks [--format text|md|json]"}, cmdChecks},
 		{"mutants", "list the mutants of the reference the suite must catch (--run: the mutation score)",
 			[]string{"conformance mutants [--run]"}, cmdMutants},
-		{"report", "merge DIR...: combine the reports of the shards of one run (a CI matrix) into one",
-			[]string{"conformance report merge [--out DIR] [--format F] [--expected-failures FILE] DIR..."}, cmdReport},
+		{"report", "merge DIR...: combine the reports of the shards of one run (a CI matrix) into one; dashboard DIR: certified folders on one page",
+			[]string{"conformance report merge [--out DIR] [--format F] [--expected-failures FILE] DIR...", "conformance report dashboard [--out FILE] DIR"}, cmdReport},
 		{"serve", "the reference (or a mutant) behind driver protocol v1 (its URL on the first line)",
 			[]string{"conformance serve [--addr 127.0.0.1:0] [--mutant NAME] [limits]"}, cmdServe},
-		{"sim", "--script FILE: one simulator script served to your own agent over HTTP",
-			[]string{"conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P] [limits]"}, cmdSim},
+		{"sim", "--script FILE: one simulator script served to your own agent over HTTP; texts: the provider error texts it answers, dated, and those older than --max-age",
+			[]string{"conformance sim --script FILE [--addr 127.0.0.1:0] [--provider P] [limits]", "conformance sim texts [--max-age 180d] [--format text|json] [--fail]"}, cmdSim},
 		{"scenario", "show FILE: the Gherkin a YAML scenario compiles to; check FILE...: validate scenarios; from-transcript FILE: a regression scenario",
 			[]string{"conformance scenario show FILE", "conformance scenario check FILE...", "conformance scenario from-transcript FILE [--id ID] [--conversation ID] [--out-of-contract WHY] [--out PATH]"}, cmdScenario},
 		{"lint", "FILE...: what a provider would reject, and what breaks pre-resolution, in recorded conversations",
@@ -83,6 +86,8 @@ func init() {
 			[]string{"conformance baseline init REPORT [--out FILE]", "conformance baseline check FILE [--scenarios DIR]"}, cmdBaseline},
 		{"replay", "FILE: a recorded conversation run again against a target; the first divergence, both sides",
 			[]string{"conformance replay FILE [--reference | --mutant NAME | --target URL] [--conversation ID] [--mode M]"}, cmdReplay},
+		{"adapter", "init DIR: a new adapter for your SDK, on the driver kit (as written, its example SDK passes the agent role)",
+			[]string{"conformance adapter init DIR"}, cmdAdapter},
 	}
 }
 

@@ -82,6 +82,9 @@ func describe(mutant string) string {
 // cmdSim is `conformance sim --script FILE`: one script served to a user's
 // own agent, in a provider's wire format; its URL is the first line.
 func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) > 0 && args[0] == "texts" {
+		return cmdSimTexts(args[1:], stdout, stderr)
+	}
 	fs := newFlags("sim", stderr)
 	file := fs.String("script", "", "the script (YAML or JSON): turns of expect and reply")
 	addr := fs.String("addr", "127.0.0.1:0", "the address to listen on")

@@ -23,6 +23,12 @@
 // by scenario and check by check, the verdicts of the committed report.
 // A version that cannot be installed or run fails, loudly.
 //
+// Two more commands follow release lines (adapters/lines.yaml says where
+// each adapter's SDK is published): `line ADAPTER VERSIONS` certifies the
+// releases of a line and finds each finding's first and last release by
+// bisection (line.go); `watch [ADAPTER...]` certifies the releases newer
+// than the certified ones and writes what moved (watch.go).
+//
 // With --changes-from DIR (the report.json of each certification before a
 // change of the catalogue, DIR/<certification>/report.json), the table of
 // every check whose verdict moved, with its reason, is written next to the
@@ -46,6 +52,7 @@ import (
 	"time"
 
 	"github.com/approval-conformance-kit/ack/report"
+	"github.com/approval-conformance-kit/ack/report/dashboard"
 )
 
 // The report files a certified folder holds (report.html is left out: it
@@ -65,6 +72,15 @@ type options struct {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		// The release-line commands (line.go, watch.go).
+		switch args[0] {
+		case "line":
+			return runLine(args[1:], stdout, stderr)
+		case "watch":
+			return runWatch(args[1:], stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet("certify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
@@ -305,9 +321,17 @@ func regressions(ctx context.Context, o options, c Certification, stdout, stderr
 // runScript runs a certify.sh in its own process group, so that a timeout
 // or an interruption stops the adapter and the run it started too.
 func runScript(ctx context.Context, timeout time.Duration, args []string, stdout, stderr io.Writer) (int, error) {
+	return runScriptEnv(ctx, timeout, nil, args, stdout, stderr)
+}
+
+// runScriptEnv is runScript with more environment variables (NAME=value).
+func runScriptEnv(ctx context.Context, timeout time.Duration, env, args []string, stdout, stderr io.Writer) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", args...)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
@@ -378,7 +402,10 @@ func writeReadme(o options, m *Manifest) error {
 			return err
 		}
 	}
-	return os.WriteFile(o.readme, []byte(RenderReadme(o.manifest, pubs)), 0o644)
+	if err := os.WriteFile(o.readme, []byte(RenderReadme(o.manifest, pubs)), 0o644); err != nil {
+		return err
+	}
+	return dashboard.WriteFile(filepath.Join(filepath.Dir(o.readme), dashboardFile), o.out)
 }
 
 // published reads the committed folder of each certification.

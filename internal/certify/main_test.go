@@ -183,7 +183,7 @@ func TestRenderReadme(t *testing.T) {
 	}
 	doc := RenderReadme("adapters/certify.yaml", pubs)
 	for _, want := range []string{
-		"| [fake@1.0.0-wire](certified/fake@1.0.0-wire/) | fake 1.0.0 | the \\| wire | ![fail: 1 MUST check](https://img.shields.io/badge/approval%20conformance-fail:%201%20MUST%20check-red) |",
+		"| [fake@1.0.0-wire](certified/fake@1.0.0-wire/) | fake 1.0.0 | the \\| wire | [![fail: 1 MUST check](https://img.shields.io/badge/approval%20conformance-fail:%201%20MUST%20check-red)](dashboard.html#fake@1.0.0-wire) |",
 		"[findings](certified/fake@1.0.0-wire/FINDINGS.md), [baseline](certified/fake@1.0.0-wire/expected-failures.yaml)",
 		"(1 held back)",
 		"| fake@0.9.0 | 0.9.0 |  | not published |",

@@ -21,6 +21,10 @@ type Published struct {
 	Findings, Baseline bool
 }
 
+// dashboardFile is the page of every certification, written beside the
+// table (report/dashboard).
+const dashboardFile = "dashboard.html"
+
 // The files of a certified folder.
 const (
 	findingsFile = "FINDINGS.md"
@@ -59,6 +63,8 @@ result types) is checked too. The canonical path runs the agent's scenarios
 only: the client role has no model.
 
 `)
+	// The dashboard (report/dashboard), written beside this table.
+	fmt.Fprintf(&b, "All of it on one page: [%s](%s), every certification by check, each verdict coloured by the harm it shows, with the trend of each check across each line's releases, the features each certification drove and each failure's evidence (`make dashboard`; a badge below links to its certification's row).\n\n", dashboardFile, dashboardFile)
 	b.WriteString("| Certification | SDK | Path | Result | Checks | Files |\n|---|---|---|---|---|---|\n")
 	for _, p := range pubs {
 		id := p.ID()
@@ -79,8 +85,9 @@ only: the client role has no model.
 		if len(p.Held) > 0 {
 			checkCounts += fmt.Sprintf(" (%d held back)", len(p.Held))
 		}
-		fmt.Fprintf(&b, "| [%s](%s) | %s | %s | ![%s](%s) | %s | %s |\n",
-			id, dir, cell(sdkOf(p)), cell(p.About), cell(badge.Message), badgeURL(badge), checkCounts, strings.Join(files, ", "))
+		// The badge links to the certification's row of the dashboard.
+		fmt.Fprintf(&b, "| [%s](%s) | %s | %s | [![%s](%s)](%s#%s) | %s | %s |\n",
+			id, dir, cell(sdkOf(p)), cell(p.About), cell(badge.Message), badgeURL(badge), dashboardFile, id, checkCounts, strings.Join(files, ", "))
 	}
 
 	writeChoices(&b, pubs)

@@ -428,7 +428,7 @@ func toolDef(t tool) (llm.ToolDef, error) {
 // required field (the OpenAI envelope with param and code; seen for a
 // function_call_output without its output).
 func MissingParameter(param string) *llm.APIError {
-	msg := fmt.Sprintf("Missing required parameter: '%s'.", param)
+	msg := fmt.Sprintf(wire.ResponsesMissingParameterText, param)
 	code := "missing_required_parameter"
 	return &llm.APIError{Status: 400, Type: "invalid_request_error", Message: msg, Body: []byte(wire.OpenAIErrorBody(msg, "invalid_request_error", &param, &code))}
 }

@@ -122,7 +122,7 @@ func (s *Store) Resolve(body []byte) ([]byte, error) {
 		prev, ok := s.responses[env.PreviousResponseID]
 		if !ok {
 			code := "previous_response_not_found"
-			return nil, resolveError(http.StatusBadRequest, fmt.Sprintf("Previous response with id '%s' not found.", env.PreviousResponseID), "previous_response_id", &code)
+			return nil, resolveError(http.StatusBadRequest, fmt.Sprintf(wire.ResponsesPreviousNotFoundText, env.PreviousResponseID), "previous_response_id", &code)
 		}
 		out = append(out, prev...)
 	}
@@ -134,7 +134,7 @@ func (s *Store) Resolve(body []byte) ([]byte, error) {
 		if json.Unmarshal(raw, &ref) == nil && ref.Type == "item_reference" {
 			it, ok := s.items[ref.ID]
 			if !ok {
-				return nil, resolveError(http.StatusNotFound, fmt.Sprintf("Item with id '%s' not found.", ref.ID), "input", nil)
+				return nil, resolveError(http.StatusNotFound, fmt.Sprintf(wire.ResponsesItemNotFoundText, ref.ID), "input", nil)
 			}
 			raw = it
 		}

@@ -8,9 +8,9 @@
 // approval and resume: {respond: [respondTool(interrupt, output)]} for a
 // denial. The history is the run state: nothing is kept between turns.
 
-import { NotExpressible, denialOutput, fromGenkit, toGenkit } from "./messages.mjs";
+import { NotExpressible, ToolFailed, eventsOf, executeTool, failedTurn, turnError as kitTurnError } from "../../driverkit/index.mjs";
+import { denialOutput, fromGenkit, toGenkit } from "./messages.mjs";
 import { canonicalModel } from "./canonical-model.mjs";
-import { postJSON } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
 
@@ -21,21 +21,12 @@ export function turnError(e) {
   if (/Unresolved tool request|Cannot 'resume'|Expected \d+ tool responses/.test(msg)) code = "InvalidApproval";
   // Genkit's own error for a call of a tool the generation does not have.
   else if (e?.name === "GenkitError" && e?.status === "NOT_FOUND" && /^NOT_FOUND: Tool .* not found/.test(msg)) code = "ToolNotFound";
+  // A tool's failure (the driver kit's ToolFailed, which Genkit throws on).
   else if (e?.toolFailed) code = "ToolExecution";
   // The model plugins raise the provider's error answer as a GenkitError
   // whose message carries the HTTP status ("UNAVAILABLE: 503 overloaded").
   else if (typeof e?.status === "number" || /Connection error|fetch failed|canonical model: HTTP/.test(msg) || (e?.name === "GenkitError" && /^[A-Z_]+: [45]\d\d\b/.test(msg))) code = "Model";
-  let message = e instanceof Error ? e.message : String(e);
-  if (e?.cause instanceof Error) message += ` (cause: ${e.cause.message})`;
-  return { code, message, sdkError: e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e) };
-}
-
-/** ToolFailed is a tool's error, thrown into the SDK. */
-class ToolFailed extends Error {
-  constructor(message) {
-    super(message);
-    this.toolFailed = true;
-  }
+  return kitTurnError(code, e);
 }
 
 /** Runner runs turns with one installed SDK version. */
@@ -111,11 +102,7 @@ export class Runner {
       return ai.defineTool(
         { name: t.name, description: t.description || t.name, inputJsonSchema: t.inputSchema ?? { type: "object" } },
         (input, { context } = {}) => {
-          const run = (async () => {
-            const r = await postJSON(t.executeURL, { toolCallId: context?.ackToolCallId ?? null, input: input ?? null });
-            if (typeof r.error === "string") throw new ToolFailed(r.error);
-            return r.output ?? null;
-          })();
+          const run = executeTool(t, { toolCallId: context?.ackToolCallId ?? null, input }).then((output) => output ?? null);
           if (this.settleTools) {
             runs.add(run);
             run.then(() => runs.delete(run), () => runs.delete(run));
@@ -137,23 +124,11 @@ export class Runner {
     return this.refs({});
   }
 
+  // turn runs one turn; the driver kit has checked the request (its model
+  // API and denial policy are declared ones, its messages a list).
   async turn(req) {
-    try {
-      return await this.run(req);
-    } catch (e) {
-      if (e instanceof NotExpressible) return { error: { code: "NotExpressible", message: e.message } };
-      throw e;
-    }
-  }
-
-  async run(req) {
     const { toolApproval } = this.sdk;
-    const policy = req.options?.denialPolicy;
-    if (policy && policy !== "independent") throw new NotExpressible(`denial policy ${policy}: each interrupt is resumed on its own answer (independent) only`);
-    const inst = this.instance(req.model);
-    if (!inst) throw new NotExpressible(`model API ${req.model.api} is not one this adapter points the SDK at`);
-    if (!Array.isArray(req.messages)) return { error: { code: "InvalidMessages", message: "messages: not an array" } };
-    const { ai, model } = inst;
+    const { ai, model } = this.instance(req.model);
 
     const { messages, answers } = toGenkit(req.messages);
     const runs = new Set();
@@ -179,15 +154,13 @@ export class Runner {
     } catch (e) {
       if (e instanceof NotExpressible) throw e;
       if (this.settleTools) await this.settle(runs);
-      const error = turnError(e);
-      if (req.mode === "stream") return { error, events: [{ type: "error", code: error.code, message: error.message }] };
-      return { error };
+      return failedTurn(req, turnError(e));
     }
     const added = response.messages.slice(messages.length);
     const out = fromGenkit(added, Boolean(answers));
     const finishReason = response.finishReason === "interrupted" ? "tool-calls" : response.finishReason === "length" ? "length" : "stop";
     const answer = { messages: out, finishReason };
-    if (req.mode === "stream") answer.events = this.events(out, chunks, finishReason, Boolean(answers));
+    if (req.mode === "stream") answer.events = eventsOf(out, finishReason, { textDeltas: textDeltas(chunks) });
     return answer;
   }
 
@@ -216,41 +189,19 @@ export class Runner {
     if (respond.length > 0) r.respond = respond;
     return r;
   }
+}
 
-  // events are the stream events of the turn: the results of the answers
-  // first, then per step its text (the chunks' text), its calls, its
-  // approval requests and its results.
-  events(messages, chunks, finishReason) {
-    const events = [];
-    const texts = new Map();
-    for (const c of chunks) {
-      if (c.role !== "model") continue;
-      const t = c.text ?? "";
-      if (t === "") continue;
-      if (!texts.has(c.index)) texts.set(c.index, []);
-      texts.get(c.index).push(t);
-    }
-    const deltas = [...texts.values()];
-    let step = -1;
-    let open = false;
-    for (const m of messages) {
-      if (m.role === "assistant") {
-        if (open) events.push({ type: "finish-step", finishReason: "tool-calls" });
-        step++;
-        events.push({ type: "start-step" });
-        open = true;
-        const streamed = deltas[step];
-        if (streamed) for (const t of streamed) events.push({ type: "text-delta", text: t });
-        for (const p of m.content) {
-          if (p.type === "text" && !streamed) events.push({ type: "text-delta", text: p.text });
-          if (p.type === "tool-call" || p.type === "tool-approval-request") events.push(p);
-        }
-      } else if (m.role === "tool") {
-        for (const p of m.content) if (p.type === "tool-result") events.push(p);
-      }
-    }
-    if (open) events.push({ type: "finish-step", finishReason });
-    events.push({ type: "finish", finishReason });
-    return events;
+// textDeltas are the streamed texts of a generation, step by step: the
+// model chunks' texts, grouped by the chunk's index (one per model
+// response).
+function textDeltas(chunks) {
+  const texts = new Map();
+  for (const c of chunks) {
+    if (c.role !== "model") continue;
+    const t = c.text ?? "";
+    if (t === "") continue;
+    if (!texts.has(c.index)) texts.set(c.index, []);
+    texts.get(c.index).push(t);
   }
+  return [...texts.values()];
 }

@@ -5,15 +5,7 @@
 // (its output JSON, or text when it is a string: Genkit's results carry no
 // type); a model message's toolRequests are tool calls.
 
-import { sseEvents } from "../../driver-http/http.mjs";
-
-/** ModelHTTPError is an error answer of the canonical model API. */
-export class ModelHTTPError extends Error {
-  constructor(status, body) {
-    super(`canonical model: HTTP ${status}: ${body}`);
-    this.status = status;
-  }
-}
+import { callCanonical } from "../../driverkit/index.mjs";
 
 function canonicalMessages(messages) {
   const out = [];
@@ -47,15 +39,14 @@ function finish(reason) {
 
 /** canonicalModel defines the model on ai and returns it. */
 export function canonicalModel(ai, baseURL) {
-  const url = `${baseURL.replace(/\/$/, "")}/canonical`;
   return ai.defineModel(
     { apiVersion: "v2", name: "ack/canonical", supports: { tools: true, multiturn: true, systemRole: true } },
     async (request, { streamingRequested, sendChunk, abortSignal }) => {
       const body = { messages: canonicalMessages(request.messages), stream: Boolean(streamingRequested) };
       const tools = (request.tools ?? []).map((t) => ({ name: t.name, description: t.description ?? "", inputSchema: t.inputSchema ?? { type: "object" } }));
       if (tools.length > 0) body.tools = tools;
-      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: abortSignal });
-      if (!res.ok) throw new ModelHTTPError(res.status, await res.text());
+      // An error answer throws the driver kit's ModelHTTPError ("canonical model: HTTP ...").
+      const reply = await callCanonical(baseURL, body, { signal: abortSignal });
       const content = [];
       let reason = "stop";
       const add = (p) => {
@@ -64,7 +55,7 @@ export function canonicalModel(ai, baseURL) {
         else if (p.type === "tool-call") content.push({ toolRequest: { name: p.toolName, ref: p.toolCallId, input: p.input } });
       };
       if (streamingRequested) {
-        for await (const ev of sseEvents(res.body)) {
+        for await (const ev of reply) {
           if (ev.type === "text-delta") {
             sendChunk({ content: [{ text: ev.text }] });
             const last = content.at(-1);
@@ -78,7 +69,6 @@ export function canonicalModel(ai, baseURL) {
           }
         }
       } else {
-        const reply = await res.json();
         for (const p of reply.content ?? []) add(p);
         reason = reply.finishReason;
       }

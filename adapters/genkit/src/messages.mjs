@@ -10,8 +10,7 @@
 // resume option; answers earlier in the history are past (their calls'
 // results say what came of them) and have no Genkit form.
 
-/** NotExpressible is an input the SDK has no form for. */
-export class NotExpressible extends Error {}
+import { NotExpressible } from "../../driverkit/index.mjs";
 
 /** denialOutput is what the application responds for a denied call. */
 export function denialOutput(reason) {

@@ -12,9 +12,9 @@
 // next turn resumes from that checkpoint, so a replayed turn resumes from
 // the old checkpoint, as an application's retry of the same request would.
 
-import { NotExpressible, textOf, toCanonical, toLangChain } from "./messages.mjs";
-import { canonicalModel, ModelHTTPError } from "./canonical-model.mjs";
-import { postJSON } from "../../driver-http/http.mjs";
+import { ModelHTTPError, NotExpressible, PolicyFailed, askPolicy, executeTool, failedTurn, trailingAnswers, turnError as kitTurnError, withFinish } from "../../driverkit/index.mjs";
+import { textOf, toCanonical, toLangChain } from "./messages.mjs";
+import { canonicalModel } from "./canonical-model.mjs";
 
 const MODEL_ID = "ack-simulated";
 
@@ -31,13 +31,8 @@ export function turnError(e) {
   // have (1.0.x: dist/agents/nodes/ToolNode.js l.161, l.205; later
   // versions answer it with an error ToolMessage instead).
   else if (/^Tool ".*" not found\.$/.test(e?.message ?? "")) code = "ToolNotFound";
-  let message = e instanceof Error ? e.message : String(e);
-  if (e?.cause instanceof Error) message += ` (cause: ${e.cause.message})`;
-  return { code, message, sdkError: e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e) };
+  return kitTurnError(code, e);
 }
-
-/** PolicyFailed is a dynamic policy's failure, thrown into the middleware's `when`. */
-class PolicyFailed extends Error {}
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -95,9 +90,8 @@ export class Runner {
       if (t.providerExecuted) throw new NotExpressible(`the provider-run tool ${t.name}: createAgent's tools are run by the agent; LangChain's agent has no approval for a tool the provider runs`);
       return tool(
         async (input, config) => {
-          const r = await postJSON(t.executeURL, { toolCallId: config?.toolCall?.id, input: input ?? null }, config?.signal);
-          if (typeof r.error === "string") throw new Error(r.error);
-          return typeof r.output === "string" ? r.output : JSON.stringify(r.output ?? null);
+          const output = await executeTool(t, { toolCallId: config?.toolCall?.id, input, signal: config?.signal });
+          return typeof output === "string" ? output : JSON.stringify(output ?? null);
         },
         { name: t.name, description: t.description || t.name, schema: t.inputSchema ?? { type: "object", properties: {} } },
       );
@@ -117,41 +111,19 @@ export class Runner {
         if (!this.dynamicPolicy) throw new NotExpressible(`the dynamic policy of ${t.name}: this version's interruptOn config has no \`when\` predicate`);
         on[t.name] = {
           allowedDecisions: ["approve", "edit", "reject"],
-          when: async ({ toolCall, state }) => {
-            let r;
-            try {
-              r = await postJSON(t.policyURL, { toolCallId: toolCall.id, input: toolCall.args ?? null, messages: messagesOf(state) });
-            } catch (e) {
-              throw new PolicyFailed(`the policy of ${t.name} failed: ${e.message}`);
-            }
-            if (typeof r.error === "string") throw new PolicyFailed(r.error);
-            if (typeof r.needsApproval !== "boolean") throw new PolicyFailed("policy callback: needsApproval is not a boolean");
-            return r.needsApproval;
-          },
+          // A failure throws the driver kit's PolicyFailed (turnError).
+          when: ({ toolCall, state }) => askPolicy(t, { toolCallId: toolCall.id, input: toolCall.args, messages: messagesOf(state) }),
         };
       }
     }
     return on;
   }
 
+  // turn runs one turn; the driver kit has checked the request (its model
+  // API and denial policy are declared ones, its messages a list).
   async turn(req) {
-    try {
-      return await this.run(req);
-    } catch (e) {
-      if (e instanceof NotExpressible) return { error: { code: "NotExpressible", message: e.message } };
-      throw e;
-    }
-  }
-
-  async run(req) {
     const { createAgent, humanInTheLoopMiddleware, modelCallLimitMiddleware, Command } = this.sdk;
-    const policy = req.options?.denialPolicy;
-    if (policy && policy !== "independent") {
-      throw new NotExpressible(`denial policy ${policy}: the middleware decides each call on its own decision (independent) only`);
-    }
     const model = this.model(req.model);
-    if (!model) throw new NotExpressible(`model API ${req.model.api} is not one this adapter points the SDK at`);
-    if (!Array.isArray(req.messages)) return { error: { code: "InvalidMessages", message: "messages: not an array" } };
 
     const middleware = [humanInTheLoopMiddleware({ interruptOn: this.interruptOn(req, (s) => toCanonical(s?.messages ?? [])) })];
     const maxSteps = req.options?.maxSteps > 0 ? req.options.maxSteps : 0;
@@ -218,9 +190,7 @@ export class Runner {
       if (reachedLimit(e)) {
         limited = true;
       } else {
-        const error = turnError(e);
-        if (req.mode === "stream") return { error, events: [...events, { type: "error", code: error.code, message: error.message }] };
-        return { error };
+        return failedTurn(req, turnError(e), events);
       }
     }
     const after = await agent.graph.getState({ configurable: { thread_id: thread } });
@@ -228,8 +198,7 @@ export class Runner {
     if (req.mode === "stream") {
       for (const r of answer.requests) events.push(r);
       if (step.open) events.push({ type: "finish-step", finishReason: step.finish });
-      events.push({ type: "finish", finishReason: answer.finishReason });
-      answer.events = events;
+      answer.events = withFinish(events, answer.finishReason);
     }
     delete answer.requests;
     return answer;
@@ -263,26 +232,16 @@ export class Runner {
   decisions(interrupts, lcMessages, messages) {
     if (interrupts.length !== 1) throw new NotExpressible(`${interrupts.length} interrupts pending: the adapter resumes the middleware's one interrupt per step`);
     const requests = this.requestsOf(interrupts[0], lcMessages);
-    let last = -1;
-    messages.forEach((m, i) => {
-      if (m?.role === "assistant") last = i;
-    });
     const byId = new Map();
-    for (const [i, m] of messages.entries()) {
-      if (i <= last) continue;
-      if (m?.role !== "tool" || !Array.isArray(m.content)) {
-        throw new NotExpressible(`messages[${i}]: a ${m?.role} message beside answers to an interrupted run: Command({resume}) takes the decisions only`);
-      }
-      for (const [j, p] of m.content.entries()) {
-        const where = `messages[${i}].content[${j}]`;
-        if (p?.type !== "tool-approval-response") throw new NotExpressible(`${where}: a ${p?.type} part beside answers to an interrupted run: Command({resume}) takes the decisions only`);
-        if (typeof p.approvalId !== "string" || typeof p.approved !== "boolean" || (p.reason !== undefined && typeof p.reason !== "string")) {
-          throw new NotExpressible(`${where}: a malformed answer (approvalId ${JSON.stringify(p.approvalId)}, approved ${JSON.stringify(p.approved)}): a decision is approve, edit or reject of one action request`);
-        }
-        if (!requests.some((r) => r.approvalId === p.approvalId)) throw new NotExpressible(`${where}: the answer to ${JSON.stringify(p.approvalId)} matches none of the interrupt's action requests`);
-        if (byId.has(p.approvalId)) throw new NotExpressible(`${where}: a second answer to ${JSON.stringify(p.approvalId)}: the middleware takes one decision per action request`);
-        byId.set(p.approvalId, p);
-      }
+    const answers = trailingAnswers(messages, {
+      beside: "answers to an interrupted run",
+      only: "Command({resume}) takes the decisions only",
+      answerIs: "a decision is approve, edit or reject of one action request",
+    });
+    for (const { part: p, where } of answers) {
+      if (!requests.some((r) => r.approvalId === p.approvalId)) throw new NotExpressible(`${where}: the answer to ${JSON.stringify(p.approvalId)} matches none of the interrupt's action requests`);
+      if (byId.has(p.approvalId)) throw new NotExpressible(`${where}: a second answer to ${JSON.stringify(p.approvalId)}: the middleware takes one decision per action request`);
+      byId.set(p.approvalId, p);
     }
     const missing = requests.filter((r) => !byId.has(r.approvalId));
     if (missing.length > 0) {

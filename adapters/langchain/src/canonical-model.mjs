@@ -5,22 +5,12 @@
 // agent hands its model, as canonical messages, nothing filtered or added.
 // A ToolMessage is text; its status "error" is error-text.
 
+import { callCanonical } from "../../driverkit/index.mjs";
 import { toCanonical } from "./messages.mjs";
-import { sseEvents } from "../../driver-http/http.mjs";
-
-/** ModelHTTPError is an error answer of the canonical model API. */
-export class ModelHTTPError extends Error {
-  constructor(status, body) {
-    super(`canonical model: HTTP ${status}: ${body}`);
-    this.status = status;
-    this.body = body;
-  }
-}
 
 /** canonicalModel is a chat model speaking the canonical model API at baseURL. */
 export function canonicalModel(sdk, baseURL) {
   const { BaseChatModel, AIMessage, AIMessageChunk, ChatGenerationChunk, convertToOpenAITool } = sdk;
-  const url = `${baseURL.replace(/\/$/, "")}/canonical`;
 
   class CanonicalChatModel extends BaseChatModel {
     constructor(fields = {}) {
@@ -46,15 +36,9 @@ export function canonicalModel(sdk, baseURL) {
       return body;
     }
 
-    async post(body, signal) {
-      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
-      if (!res.ok) throw new ModelHTTPError(res.status, await res.text());
-      return res;
-    }
-
+    // An error answer throws the driver kit's ModelHTTPError.
     async _generate(messages, options) {
-      const res = await this.post(this.body(messages, false), options?.signal);
-      const reply = await res.json();
+      const reply = await callCanonical(baseURL, this.body(messages, false), { signal: options?.signal });
       let text = "";
       const calls = [];
       for (const p of reply.content ?? []) {
@@ -66,9 +50,9 @@ export function canonicalModel(sdk, baseURL) {
     }
 
     async *_streamResponseChunks(messages, options, runManager) {
-      const res = await this.post(this.body(messages, true), options?.signal);
+      const events = await callCanonical(baseURL, this.body(messages, true), { signal: options?.signal });
       let index = 0;
-      for await (const ev of sseEvents(res.body)) {
+      for await (const ev of events) {
         if (ev.type === "text-delta") {
           const chunk = new ChatGenerationChunk({ text: ev.text, message: new AIMessageChunk({ content: ev.text }) });
           yield chunk;

@@ -8,8 +8,7 @@
 // is a ToolMessage whose content is text and whose status is "success" or
 // "error": it carries no output type (the adapter declares untypedResults).
 
-/** NotExpressible is an input the SDK has no form for. */
-export class NotExpressible extends Error {}
+import { NotExpressible } from "../../driverkit/index.mjs";
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 

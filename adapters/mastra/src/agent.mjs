@@ -10,9 +10,9 @@
 // itself stays in the adapter's Mastra storage (an InMemoryStore), as an
 // application's stays in its own.
 
-import { CanonicalError, DECLINE_TEXT, NotExpressible, toCanonicalMessages, toModelMessages } from "./messages.mjs";
+import { BoundedMap, CanonicalError, NotExpressible, askPolicy, executeTool, failedTurn, trailingAnswers } from "../../driverkit/index.mjs";
+import { DECLINE_TEXT, toCanonicalMessages, toModelMessages } from "./messages.mjs";
 import { canonicalModel } from "./canonical-model.mjs";
-import { postJSON } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
 const AGENT_KEY = "ack";
@@ -36,8 +36,10 @@ export class Runner {
     this.eagerToolExecution = eagerToolExecution;
     this.mastra = new sdk.Mastra({ storage: new sdk.InMemoryStore(), logger: false });
     this.turns = 0;
-    this.callbacks = new Map(); // conversation -> tool name -> executeURL of its latest turn
-    this.policies = new Map(); // conversation -> tool name -> policyURL of its latest turn
+    // conversation -> tool name -> executeURL (policyURL) of its latest
+    // turn; the oldest conversations are forgotten past MAX_CONVERSATIONS.
+    this.callbacks = new BoundedMap(MAX_CONVERSATIONS);
+    this.policies = new BoundedMap(MAX_CONVERSATIONS);
   }
 
   model(endpoint) {
@@ -70,9 +72,6 @@ export class Runner {
     const urls = new Map((req.tools ?? []).map((t) => [t.name, t.executeURL]));
     this.callbacks.set(conversation, urls);
     this.policies.set(conversation, new Map((req.tools ?? []).map((t) => [t.name, t.policyURL])));
-    // Bounded: the maps hold the latest turn of each conversation, and the
-    // adapter forgets the oldest conversations past MAX_CONVERSATIONS.
-    for (const m of [this.callbacks, this.policies]) while (m.size > MAX_CONVERSATIONS) m.delete(m.keys().next().value);
     for (const t of req.tools ?? []) {
       if (t.providerExecuted) throw new NotExpressible(`the hosted tool ${t.name}: this adapter gives Mastra no provider-run tools`);
       tools[t.name] = createTool({
@@ -80,12 +79,9 @@ export class Runner {
         description: t.description ?? "",
         inputSchema: t.inputSchema ?? { type: "object" },
         requireApproval: t.approval === "dynamic" ? this.policy(t, conversation) : t.approval === "always",
-        execute: async (input, ctx) => {
-          const toolCallId = ctx?.agent?.toolCallId ?? ctx?.toolCallId;
-          const url = this.callbacks.get(conversation)?.get(t.name) ?? t.executeURL;
-          const r = await postJSON(url, { toolCallId, input: input ?? null }, ctx?.abortSignal);
-          if (typeof r.error === "string") throw new Error(r.error);
-          return r.output;
+        execute: (input, ctx) => {
+          const executeURL = this.callbacks.get(conversation)?.get(t.name) ?? t.executeURL;
+          return executeTool({ ...t, executeURL }, { toolCallId: ctx?.agent?.toolCallId ?? ctx?.toolCallId, input, signal: ctx?.abortSignal });
         },
       });
     }
@@ -100,20 +96,15 @@ export class Runner {
   // toolCallId. A policy that throws is Mastra's to handle (it requires
   // approval then: resolveToolApprovalVerdict, REQ-05).
   policy(t, conversation) {
-    return async (input, ctx) => {
-      const url = this.policies.get(conversation)?.get(t.name) ?? t.policyURL;
-      const messages = ctx?.requestContext?.[REQUEST_MESSAGES] ?? [];
-      const r = await postJSON(url, { input: input ?? null, messages });
-      if (typeof r.error === "string") throw new Error(r.error);
-      if (typeof r.needsApproval !== "boolean") throw new Error("policy callback: needsApproval is not a boolean");
-      return r.needsApproval;
+    return (input, ctx) => {
+      const policyURL = this.policies.get(conversation)?.get(t.name) ?? t.policyURL;
+      return askPolicy({ ...t, policyURL }, { input, messages: ctx?.requestContext?.[REQUEST_MESSAGES] ?? [] });
     };
   }
 
   agent(req) {
     const { Agent } = this.sdk;
     const model = this.model(req.model);
-    if (!model) throw new NotExpressible(`model API ${req.model.api} is not one this adapter points the SDK at`);
     // One agent per turn (its model and tools are the turn's), under the
     // same id (a suspended run's snapshot names the agent that owns it),
     // registered under a key of its own while the turn runs.
@@ -123,22 +114,18 @@ export class Runner {
     return { agent: this.mastra.getAgent(key), done: () => this.mastra.removeAgent(key) };
   }
 
+  // turn runs one turn; the driver kit has checked the request (its model
+  // API and denial policy are declared ones, its messages a list).
   async turn(req) {
     let registered;
     try {
       return await this.run(req, (r) => (registered = r));
-    } catch (e) {
-      if (e instanceof NotExpressible) return { error: { code: "NotExpressible", message: e.message } };
-      throw e;
     } finally {
       registered?.done();
     }
   }
 
   async run(req, register) {
-    const policy = req.options?.denialPolicy;
-    if (policy && policy !== "independent") throw new NotExpressible(`denial policy ${policy}: Mastra decides each call on its own answer (independent) only`);
-    if (!Array.isArray(req.messages)) return { error: { code: "InvalidMessages", message: "messages: not an array" } };
     const { agent } = register(this.agent(req));
     const options = {};
     if (req.options?.maxSteps > 0) options.maxSteps = req.options.maxSteps;
@@ -179,13 +166,9 @@ export class Runner {
       }
     } catch (e) {
       if (e instanceof CanonicalError || e instanceof NotExpressible) throw e;
-      const error = this.turnError(e);
-      return stream ? { error, events: [...resultEvents(events, new Map()), { type: "error", code: error.code, message: error.message }] } : { error };
+      return failedTurn(req, this.turnError(e), resultEvents(events, new Map()));
     }
-    if (out.error) {
-      const error = this.turnError(out.error);
-      return stream ? { error, events: [...resultEvents(events, new Map()), { type: "error", code: error.code, message: error.message }] } : { error };
-    }
+    if (out.error) return failedTurn(req, this.turnError(out.error), resultEvents(events, new Map()));
     return this.answerOf(req, out, events);
   }
 
@@ -196,25 +179,13 @@ export class Runner {
   // answer, passed on as it came); anything else has no form in Mastra's
   // approveToolCall / declineToolCall.
   answer(state, messages) {
-    let last = -1;
-    messages.forEach((m, i) => {
-      if (m?.role === "assistant") last = i;
+    const answers = trailingAnswers(messages, {
+      beside: "the answer to a suspended run",
+      only: "Mastra resumes it with an approval or a decline only",
+      answerIs: "Mastra's answer is approveToolCall or declineToolCall of the suspended run",
     });
-    const answers = [];
-    for (const [i, m] of messages.entries()) {
-      if (i <= last) continue;
-      if (m?.role !== "tool" || !Array.isArray(m.content)) throw new NotExpressible(`messages[${i}]: a ${m?.role} message beside the answer to a suspended run: Mastra resumes it with an approval or a decline only`);
-      for (const [j, p] of m.content.entries()) {
-        const where = `messages[${i}].content[${j}]`;
-        if (p?.type !== "tool-approval-response") throw new NotExpressible(`${where}: a ${p?.type} part beside the answer to a suspended run`);
-        if (typeof p.approvalId !== "string" || typeof p.approved !== "boolean" || (p.reason !== undefined && typeof p.reason !== "string")) {
-          throw new NotExpressible(`${where}: a malformed answer: Mastra's answer is approveToolCall or declineToolCall of the suspended run`);
-        }
-        answers.push(p);
-      }
-    }
     if (answers.length !== 1) throw new NotExpressible(`${answers.length} answers to the suspended run: Mastra takes one approval or decline per resume`);
-    return answers[0];
+    return answers[0].part;
   }
 
   // events maps one chunk of Mastra's fullStream to canonical events.

@@ -3,8 +3,7 @@
 // kit's canonical model API, unchanged: the prompt as Mastra hands it to
 // its model (its messages, part and output types have the canonical names).
 
-import { CanonicalError } from "./messages.mjs";
-import { sseEvents } from "../../driver-http/http.mjs";
+import { CanonicalError, callCanonical } from "../../driverkit/index.mjs";
 
 const MODEL_ID = "ack-simulated";
 
@@ -68,21 +67,18 @@ const usage = (u) => ({ inputTokens: u?.inputTokens, outputTokens: u?.outputToke
  * the status and body, as a provider package raises it.
  */
 export function canonicalModel(APICallError, baseURL) {
-  const url = `${baseURL}/canonical`;
   async function call(options, stream) {
     const body = canonicalRequest(options, stream);
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: options.abortSignal });
-    if (!res.ok) {
-      const text = await res.text();
+    const error = ({ status, body: text, url, headers }) => {
       let message = text;
       try {
         message = JSON.parse(text)?.error?.message ?? message;
       } catch {
         // not JSON: the body is the message
       }
-      throw new APICallError({ message, url, requestBodyValues: body, statusCode: res.status, responseHeaders: Object.fromEntries(res.headers), responseBody: text, isRetryable: false });
-    }
-    return { body, res };
+      return new APICallError({ message, url, requestBodyValues: body, statusCode: status, responseHeaders: Object.fromEntries(headers), responseBody: text, isRetryable: false });
+    };
+    return { body, reply: await callCanonical(baseURL, body, { signal: options.abortSignal, error }) };
   }
   return {
     specificationVersion: "v2",
@@ -90,12 +86,11 @@ export function canonicalModel(APICallError, baseURL) {
     modelId: MODEL_ID,
     supportedUrls: {},
     async doGenerate(options) {
-      const { body, res } = await call(options, false);
-      const r = await res.json();
+      const { body, reply: r } = await call(options, false);
       return { content: r.content.map(replyPart), finishReason: r.finishReason, usage: usage(r.usage), warnings: [], request: { body }, response: { modelId: MODEL_ID, body: r } };
     },
     async doStream(options) {
-      const { body, res } = await call(options, true);
+      const { body, reply: events } = await call(options, true);
       let open;
       let blocks = 0;
       const started = new Set();
@@ -107,7 +102,7 @@ export function canonicalModel(APICallError, baseURL) {
           };
           c.enqueue({ type: "stream-start", warnings: [] });
           try {
-            for await (const ev of sseEvents(res.body)) {
+            for await (const ev of events) {
               switch (ev.type) {
                 case "text-delta":
                 case "reasoning-delta": {

@@ -9,11 +9,7 @@
 // reason, or Mastra's "Tool call was not approved by the user"), so the
 // adapter declares untypedResults.
 
-/** NotExpressible is an input the SDK has no form for. */
-export class NotExpressible extends Error {}
-
-/** CanonicalError is an SDK value the canonical model cannot hold. */
-export class CanonicalError extends Error {}
+import { CanonicalError, NotExpressible } from "../../driverkit/index.mjs";
 
 /** Mastra's text of a decline without a reason (agent/tool-approval.d.ts, DEFAULT_TOOL_DECLINE_REASON). */
 export const DECLINE_TEXT = "Tool call was not approved by the user";

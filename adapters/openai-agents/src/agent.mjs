@@ -6,11 +6,9 @@
 // state.approve / state.reject for each answer, and run(agent, state), as
 // the SDK's docs tell applications to.
 
-import { randomUUID } from "node:crypto";
-
-import { NotExpressible, CanonicalError, approvalIdOf, toCanonicalEvents, toCanonicalMessages, toInputItems } from "./items.mjs";
+import { CanonicalError, NotExpressible, StateStore, askPolicy, executeTool, failedTurn, trailingAnswers, turnError as kitTurnError, withFinish } from "../../driverkit/index.mjs";
+import { approvalIdOf, toCanonicalEvents, toCanonicalMessages, toInputItems } from "./items.mjs";
 import { canonicalModel } from "./canonical-model.mjs";
-import { postJSON } from "../../driver-http/http.mjs";
 
 const MODEL_ID = "ack-simulated";
 
@@ -41,9 +39,7 @@ export function turnError(sdk, e) {
   }
   // The openai client's errors: the provider answered an error, or could not be reached.
   if (code === "Other" && sdk.OpenAI && (e instanceof sdk.OpenAI.APIError)) code = "Model";
-  let message = e instanceof Error ? e.message : String(e);
-  if (e?.cause instanceof Error) message += ` (cause: ${e.cause.message})`;
-  return { code, message, sdkError: e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e) };
+  return kitTurnError(code, e);
 }
 
 // settledCalls maps the approval handle of each call a paused run already
@@ -83,7 +79,7 @@ export class Runner {
     this.sdk = sdk;
     this.turnLimit = turnLimit;
     this.runState = runState;
-    this.states = new Map();
+    this.states = new StateStore({ max: MAX_SERVER_STATES });
   }
 
   // stateOut is the turn answer's `state` for a run state: the state
@@ -91,17 +87,14 @@ export class Runner {
   stateOut(state) {
     const text = state.toString();
     if (this.runState !== "server") return JSON.parse(text);
-    const id = randomUUID();
-    this.states.set(id, text);
-    while (this.states.size > MAX_SERVER_STATES) this.states.delete(this.states.keys().next().value);
-    return { runStateId: id };
+    return { runStateId: this.states.put(text) };
   }
 
   // stateIn is the serialized run state a request's `state` stands for, or
   // undefined when the adapter keeps no state under the id it names.
   stateIn(state) {
     if (this.runState !== "server") return JSON.stringify(state);
-    return typeof state?.runStateId === "string" ? this.states.get(state.runStateId) : undefined;
+    return this.states.get(state?.runStateId);
   }
 
   // limitAnswer is the turn answer of a run that reached its turn limit, or
@@ -155,13 +148,7 @@ export class Runner {
   // conversation: the conversation is what the application put into the
   // run context (context.messages), as the turn began.
   policy(t) {
-    return async (runContext, input, callId) => {
-      const messages = runContext?.context?.messages ?? [];
-      const r = await postJSON(t.policyURL, { toolCallId: callId, input: input ?? null, messages });
-      if (typeof r.error === "string") throw new Error(r.error);
-      if (typeof r.needsApproval !== "boolean") throw new Error("policy callback: needsApproval is not a boolean");
-      return r.needsApproval;
-    };
+    return (runContext, input, callId) => askPolicy(t, { toolCallId: callId, input, messages: runContext?.context?.messages ?? [] });
   }
 
   tools(req) {
@@ -183,34 +170,17 @@ export class Runner {
         parameters: t.inputSchema ?? { type: "object" },
         strict: false,
         needsApproval: t.approval === "always" ? true : t.approval === "dynamic" ? this.policy(t) : false,
-        execute: async (input, _ctx, details) => {
-          const r = await postJSON(t.executeURL, { toolCallId: details?.toolCall?.callId, input: input ?? null }, details?.signal);
-          if (typeof r.error === "string") throw new Error(r.error);
-          return r.output;
-        },
+        execute: (input, _ctx, details) => executeTool(t, { toolCallId: details?.toolCall?.callId, input, signal: details?.signal }),
       };
       return tool(def);
     });
   }
 
+  // turn runs one turn; the driver kit has checked the request (its model
+  // API and denial policy are declared ones, its messages a list).
   async turn(req) {
-    try {
-      return await this.run(req);
-    } catch (e) {
-      if (e instanceof NotExpressible) return { error: { code: "NotExpressible", message: e.message } };
-      throw e;
-    }
-  }
-
-  async run(req) {
     const { Agent, RunState, RunResult, run } = this.sdk;
-    const policy = req.options?.denialPolicy;
-    if (policy && policy !== "independent") {
-      throw new NotExpressible(`denial policy ${policy}: the SDK decides each call on its own answer (independent) only`);
-    }
     const model = this.model(req.model);
-    if (!model) throw new NotExpressible(`model API ${req.model.api} is not one this adapter points the SDK at`);
-    if (!Array.isArray(req.messages)) return { error: { code: "InvalidMessages", message: "messages: not an array" } };
     const agent = new Agent({ name: "ack-agent", model, tools: this.tools(req) });
     const options = { context: { messages: req.messages } };
     if (req.options?.maxSteps > 0) options.maxTurns = req.options.maxSteps;
@@ -261,20 +231,19 @@ export class Runner {
       } catch (e) {
         if (e instanceof CanonicalError || e instanceof NotExpressible) throw e;
         const limited = this.limitAnswer(e, before);
-        if (limited) return { ...limited, events: [...events, { type: "finish", finishReason: limited.finishReason }] };
-        const error = turnError(this.sdk, e);
-        return { error, events: [...events, { type: "error", code: error.code, message: error.message }] };
+        if (limited) return { ...limited, events: withFinish(events, limited.finishReason) };
+        return failedTurn(req, turnError(this.sdk, e), events);
       }
       // The run's stream ended: the SDK's finish of the turn.
       const answer = this.answerOf(result, before);
-      return { ...answer, events: [...events, { type: "finish", finishReason: answer.finishReason }] };
+      return { ...answer, events: withFinish(events, answer.finishReason) };
     }
     let result;
     try {
       result = await run(agent, input, options);
     } catch (e) {
       if (e instanceof CanonicalError || e instanceof NotExpressible) throw e;
-      return this.limitAnswer(e, before) ?? { error: turnError(this.sdk, e) };
+      return this.limitAnswer(e, before) ?? failedTurn(req, turnError(this.sdk, e));
     }
     return this.answerOf(result, before);
   }
@@ -296,10 +265,6 @@ export class Runner {
   // call's result (a consumed answer sent again), or that names a call the
   // state does not know, still has no form in the SDK.
   answer(state, messages) {
-    let last = -1;
-    messages.forEach((m, i) => {
-      if (m?.role === "assistant") last = i;
-    });
     const interruptions = state.getInterruptions();
     const settled = settledCalls(new this.sdk.RunResult(state).newItems);
     // resultAt: the index of the message holding each call's result.
@@ -307,31 +272,23 @@ export class Runner {
     messages.forEach((m, i) => {
       if (Array.isArray(m?.content)) for (const p of m.content) if (p?.type === "tool-result" && !resultAt.has(p.toolCallId)) resultAt.set(p.toolCallId, i);
     });
+    const answers = trailingAnswers(messages, {
+      beside: "answers to a paused run",
+      only: "the SDK resumes a RunState with approvals only (run() takes input items or a state, never both)",
+      answerIs: "the SDK's answer is a call of state.approve or state.reject on an interruption",
+      skip: (p) => p?.type === "tool-result" && settled.has(p.toolCallId),
+    });
     let answered = 0;
-    for (const [i, m] of messages.entries()) {
-      if (i <= last) continue;
-      if (m?.role !== "tool" || !Array.isArray(m.content)) {
-        throw new NotExpressible(`messages[${i}]: a ${m?.role} message beside answers to a paused run: the SDK resumes a RunState with approvals only (run() takes input items or a state, never both)`);
+    for (const { part: p, where, message: i } of answers) {
+      const item = interruptions.find((it) => approvalIdOf(it) === p.approvalId);
+      if (!item) {
+        const call = settled.get(p.approvalId);
+        if (call !== undefined && resultAt.has(call) && resultAt.get(call) > i) continue;
+        throw new NotExpressible(`${where}: the answer to ${JSON.stringify(p.approvalId)} matches none of the run state's interruptions: the SDK's answers are state.approve or state.reject of an interruption`);
       }
-      for (const [j, p] of m.content.entries()) {
-        const where = `messages[${i}].content[${j}]`;
-        if (p?.type === "tool-result" && settled.has(p.toolCallId)) continue;
-        if (p?.type !== "tool-approval-response") {
-          throw new NotExpressible(`${where}: a ${p?.type} part beside answers to a paused run: the SDK resumes a RunState with approvals only`);
-        }
-        if (typeof p.approvalId !== "string" || typeof p.approved !== "boolean" || (p.reason !== undefined && typeof p.reason !== "string")) {
-          throw new NotExpressible(`${where}: a malformed answer (approvalId ${JSON.stringify(p.approvalId)}, approved ${JSON.stringify(p.approved)}): the SDK's answer is a call of state.approve or state.reject on an interruption`);
-        }
-        const item = interruptions.find((it) => approvalIdOf(it) === p.approvalId);
-        if (!item) {
-          const call = settled.get(p.approvalId);
-          if (call !== undefined && resultAt.has(call) && resultAt.get(call) > i) continue;
-          throw new NotExpressible(`${where}: the answer to ${JSON.stringify(p.approvalId)} matches none of the run state's interruptions: the SDK's answers are state.approve or state.reject of an interruption`);
-        }
-        if (p.approved) state.approve(item);
-        else state.reject(item, p.reason !== undefined ? { message: p.reason } : undefined);
-        answered++;
-      }
+      if (p.approved) state.approve(item);
+      else state.reject(item, p.reason !== undefined ? { message: p.reason } : undefined);
+      answered++;
     }
     if (answered === 0) {
       throw new NotExpressible("a turn that resumes a paused run without answering any of its approvals: the SDK resumes a RunState with approvals only");

@@ -10,8 +10,7 @@
 // type). A hosted MCP approval request or answer the SDK sends back is the
 // provider-executed approval part it stands for.
 
-import { CanonicalError } from "./items.mjs";
-import { sseEvents } from "../../driver-http/http.mjs";
+import { CanonicalError, ReplyBuilder, callCanonical } from "../../driverkit/index.mjs";
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -193,68 +192,39 @@ function outputItems(content, request) {
  * APIError for the status, as the SDK's own OpenAI models raise it.
  */
 export function canonicalModel(sdk, baseURL) {
-  const url = `${baseURL}/canonical`;
   const usage = (u) => new sdk.Usage({ requests: 1, inputTokens: u?.inputTokens ?? 0, outputTokens: u?.outputTokens ?? 0, totalTokens: (u?.inputTokens ?? 0) + (u?.outputTokens ?? 0) });
 
-  async function call(request, stream) {
-    const body = canonicalRequest(request, stream);
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: request.signal });
-    if (!res.ok) {
-      const text = await res.text();
-      let error;
-      try {
-        error = JSON.parse(text);
-      } catch {
-        error = undefined;
-      }
-      throw sdk.OpenAI.APIError.generate(res.status, error, error?.error?.message ?? text, res.headers);
+  const error = ({ status, body, headers }) => {
+    let parsed;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      parsed = undefined;
     }
-    return res;
-  }
+    return sdk.OpenAI.APIError.generate(status, parsed, parsed?.error?.message ?? body, headers);
+  };
+  const call = (request, stream) => callCanonical(baseURL, canonicalRequest(request, stream), { signal: request.signal, error });
 
   return {
     async getResponse(request) {
-      const res = await call(request, false);
-      const r = await res.json();
+      const r = await call(request, false);
       return { usage: usage(r.usage), output: outputItems(r.content, request), responseId: undefined };
     },
     async *getStreamedResponse(request) {
-      const res = await call(request, true);
+      const events = await call(request, true);
       yield { type: "response_started" };
-      const content = [];
-      let u;
-      for await (const ev of sseEvents(res.body)) {
-        switch (ev.type) {
-          case "text-delta": {
-            yield { type: "output_text_delta", delta: ev.text };
-            const last = content.at(-1);
-            if (last?.type === "text") last.text += ev.text;
-            else content.push({ type: "text", text: ev.text });
-            break;
-          }
-          case "reasoning-delta": {
-            const last = content.at(-1);
-            if (last?.type === "reasoning") last.text += ev.text;
-            else content.push({ type: "reasoning", text: ev.text });
-            break;
-          }
-          case "tool-input-start":
-          case "tool-input-delta":
-            break;
-          case "finish":
-            u = ev.usage;
-            break;
-          default:
-            content.push(ev);
-        }
+      const reply = new ReplyBuilder();
+      for await (const ev of events) {
+        reply.add(ev);
+        if (ev.type === "text-delta") yield { type: "output_text_delta", delta: ev.text };
       }
-      const uu = usage(u);
+      const uu = usage(reply.usage);
       yield {
         type: "response_done",
         response: {
           id: "ack-canonical",
           usage: { requests: 1, inputTokens: uu.inputTokens, outputTokens: uu.outputTokens, totalTokens: uu.totalTokens },
-          output: outputItems(content, request),
+          output: outputItems(reply.content, request),
         },
       };
     },

@@ -14,11 +14,7 @@
 // the approval: the call id of a function call (the SDK records approvals
 // by tool name and call id), the approval request id of a hosted MCP call.
 
-/** CanonicalError is an SDK value the canonical model cannot hold. */
-export class CanonicalError extends Error {}
-
-/** NotExpressible is an input the SDK has no form for. */
-export class NotExpressible extends Error {}
+import { CanonicalError, NotExpressible } from "../../driverkit/index.mjs";
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
